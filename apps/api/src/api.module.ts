@@ -1,0 +1,41 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import type { AppConfig } from '../../../config/load-config';
+import { AccountsModule } from '../../../libs/accounts/src';
+import { InfrastructureModule } from '../../../libs/adapters/infrastructure.module';
+import { Metrics } from '../../../libs/adapters/metrics/metrics';
+import { DispatcherModule } from '../../dispatcher/src/dispatcher.module';
+import { AdminAccountsController } from './admin/admin-accounts.controller';
+import { ApiKeyGuard, AdminTokenGuard, InternalTokenGuard } from './http/guards';
+import { OperatorTokens } from './http/operator-tokens';
+import { OpsController } from './ops/ops.controller';
+
+export interface ApiModuleOptions {
+  config: AppConfig;
+  tokens: OperatorTokens;
+  metrics: Metrics;
+}
+
+/** The API app: every REST family, operator and producer routes; the dispatcher too when enabled. */
+@Module({})
+export class ApiModule {
+  static forRoot({ config, tokens, metrics }: ApiModuleOptions): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        InfrastructureModule.forRoot(config),
+        ScheduleModule.forRoot(),
+        AccountsModule,
+        ...(config.runtime.dispatcherEnabled ? [DispatcherModule] : []),
+      ],
+      controllers: [OpsController, AdminAccountsController],
+      providers: [
+        { provide: OperatorTokens, useValue: tokens },
+        { provide: Metrics, useValue: metrics },
+        ApiKeyGuard,
+        AdminTokenGuard,
+        InternalTokenGuard,
+      ],
+    };
+  }
+}

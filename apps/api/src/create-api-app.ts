@@ -1,0 +1,88 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../../../config/load-config';
+import { PinoNestLogger, redactUrl } from '../../../libs/adapters/logging/logger';
+import { Metrics } from '../../../libs/adapters/metrics/metrics';
+import { ApiModule } from './api.module';
+import { ContractExceptionFilter } from './http/contract-exception.filter';
+import { ContractValidationPipe } from './http/contract-validation.pipe';
+import { OperatorTokens } from './http/operator-tokens';
+import { sendContractError } from './http/send-contract-error';
+
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface ApiAppOptions {
+  config: AppConfig;
+  tokens: OperatorTokens;
+  logger: Logger;
+}
+
+/** Builds the API application (used by main.ts and by the end-to-end tests alike). */
+export async function createApiApp({ config, tokens, logger }: ApiAppOptions): Promise<NestFastifyApplication> {
+  const metrics = new Metrics();
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    disableRequestLogging: true,
+    requestIdHeader: false,
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot({ config, tokens, metrics }), adapter, {
+    logger: new PinoNestLogger(logger),
+    bufferLogs: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+
+  // JSON routes take JSON only: without this, text/plain bodies would reach handlers as strings.
+  fastify.removeContentTypeParser(['text/plain']);
+  fastify.setErrorHandler((error, request, reply) => sendContractError(error, request, reply));
+  fastify.setNotFoundHandler((request, reply) => sendContractError({ statusCode: 404 }, request, reply));
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: request.method, route }, seconds);
+    request.log.info(
+      { method: request.method, url: redactUrl(request.url), status: reply.statusCode, durationMs: Math.round(reply.elapsedTime) },
+      'request completed',
+    );
+  });
+
+  app.useGlobalFilters(new ContractExceptionFilter());
+  app.useGlobalPipes(new ContractValidationPipe());
+  setUpDocs(app);
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  await app.init();
+  await fastify.ready();
+  return app;
+}
+
+function setUpDocs(app: NestFastifyApplication): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Webhook server')
+      .setDescription(
+        'Event webhooks (v3 camelCase, v2 snake_case), webhook targets and incoming triggers, send status, ' +
+          'producer (/internal) and operator (/admin) routes. Errors are `{code, message}`.',
+      )
+      .setVersion('0.1.0')
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'api-key' }, 'api-key')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'admin')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'INTERNAL_TOKEN' }, 'internal')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml', raw: ['json', 'yaml'] });
+}
+
+function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(header) ? header : randomUUID();
+}

@@ -1,0 +1,42 @@
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { DomainError } from '../../../../libs/kernel/src';
+
+/**
+ * class-validator on every DTO, failing with the contract's `invalid_parameter`. A body that
+ * is valid JSON but not an object (an array, a string) is refused before class-transformer
+ * sees it.
+ */
+export class ContractValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      stopAtFirstError: true,
+      exceptionFactory: (errors) => new DomainError('invalid_parameter', describe(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && !isPlainObject(value)) {
+      throw new DomainError('invalid_parameter', 'the request body must be a JSON object');
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(errors: ValidationError[], parent = ''): string {
+  for (const error of errors) {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    if (error.constraints) {
+      const [first] = Object.values(error.constraints);
+      return first.replace(error.property, path);
+    }
+    if (error.children?.length) return describe(error.children, path);
+  }
+  return 'invalid parameter';
+}

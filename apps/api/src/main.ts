@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { loadConfigOrExit } from '../../../config/load-config-or-exit';
+import { createLogger } from '../../../libs/adapters/logging/logger';
+import { createApiApp } from './create-api-app';
+import { resolveOperatorTokens } from './http/resolve-operator-tokens';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.runtime.logLevel);
+  const tokens = resolveOperatorTokens(config, (line) => process.stderr.write(`${line}\n`));
+  if (!config.secrets.key) {
+    logger.warn('SECRETS_KEY is not set: stored secrets are protected by a key derived from this installation only; set SECRETS_KEY (32 bytes, hex or base64) in production');
+  }
+  const app = await createApiApp({ config, tokens, logger });
+  await app.listen({ port: config.http.port, host: '0.0.0.0' });
+  logger.info(
+    { port: config.http.port, storage: config.storage.kind, queue: config.queue.kind, dispatcher: config.runtime.dispatcherEnabled },
+    'api listening',
+  );
+}
+
+void main().catch((error: unknown) => {
+  process.stderr.write(`start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,2 @@
+/** DI token of the validated AppConfig tree. */
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,161 @@
+import { parseDuration, parseDurationList } from '../libs/kernel/src/durations';
+
+/**
+ * Every environment variable the server reads, with its default and one line of doc
+ * (CONTRACT §8). `loadConfig` turns them into the typed AppConfig tree.
+ */
+export type StorageKind = 'sqlite' | 'mysql';
+export type QueueKind = 'database' | 'nats';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface AppConfig {
+  http: {
+    /** PORT: TCP port of the API (default 3000). */
+    port: number;
+    /** PUBLIC_BASE_URL: the URL the outside world reaches the API at; trigger URLs start with it. */
+    publicBaseUrl: string;
+  };
+  auth: {
+    /** ADMIN_TOKEN: bearer token of /admin/*; generated per run and printed once when unset. */
+    adminToken: string | null;
+    /** INTERNAL_TOKEN: bearer token of /internal/* (producers); generated per run when unset. */
+    internalToken: string | null;
+  };
+  storage: {
+    /** STORAGE: `sqlite` (embedded file, default) or `mysql` (MySQL 8 / MariaDB 10.6+). */
+    kind: StorageKind;
+    /** SQLITE_PATH: SQLite database file, created if missing (default ./data/service.db). */
+    sqlitePath: string;
+    /** DATABASE_URL: mysql://user:pass@host:port/db, required when STORAGE=mysql. */
+    databaseUrl: string | null;
+  };
+  queue: {
+    /** QUEUE: `database` (durable queue in the SQL database, default) or `nats` (JetStream). */
+    kind: QueueKind;
+    /** NATS_URL: NATS server(s), comma-separated (default nats://127.0.0.1:4222). */
+    natsUrl: string;
+    /** NATS_PREFIX: prefix of streams, consumers and subjects, so installations can share a cluster. */
+    natsPrefix: string;
+  };
+  delivery: {
+    /** DELIVERY_TIMEOUT_MS: total time a receiver has for headers and body (default 10000). */
+    timeoutMs: number;
+    /** DELIVERY_RETRY_SCHEDULE: delays before each retry (default 10s,1m,5m,30m,2h,6h,24h). */
+    retryScheduleMs: number[];
+    /** WEBHOOK_DISABLE_AFTER: consecutive failed attempts that disable a webhook (default 10). */
+    disableAfter: number;
+    /** TARGET_RETRY_SCHEDULE: delays before each retry of a webhook-target call (default 10s,1m,5m). */
+    targetRetryScheduleMs: number[];
+    /** ALLOW_PRIVATE_TARGETS: allow loopback/private/link-local targets (default false). */
+    allowPrivateTargets: boolean;
+    /** DISPATCHER_CONCURRENCY: work items in flight per dispatcher process and topic (default 64). */
+    concurrency: number;
+    /** DISPATCHER_ORIGIN_CONCURRENCY: concurrent calls to one receiver origin per process (default 16). */
+    originConcurrency: number;
+  };
+  secrets: {
+    /** SECRET_ROTATION_GRACE: how long a rotated-out secret keeps signing (default 24h). */
+    rotationGraceMs: number;
+    /** SECRETS_KEY: 32 bytes (hex or base64) encrypting stored secrets; unset, the server warns. */
+    key: Buffer | null;
+  };
+  sendStatus: {
+    /** SEND_STATUS_RETENTION_DAYS: days a send record is kept after creation (default 365). */
+    retentionDays: number;
+  };
+  runtime: {
+    /** DISPATCHER_ENABLED: run the dispatcher inside the API process (default true; start:api sets false). */
+    dispatcherEnabled: boolean;
+    /** LOG_LEVEL: pino level (default info). */
+    logLevel: LogLevel;
+    /** SHUTDOWN_GRACE_MS: time in-flight work gets to finish on SIGTERM before release (default 15000). */
+    shutdownGraceMs: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+export function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(name, `got "${value}", accepted values: ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new ConfigError(name, `got "${value}", expected an integer from ${min} to ${max}`);
+  }
+  return n;
+}
+
+export function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(name, `got "${value}", accepted values: true, false`);
+}
+
+export function duration(env: Env, name: string, fallback: string): number {
+  const text = read(env, name) ?? fallback;
+  const ms = parseDuration(text);
+  if (ms === null || ms <= 0) {
+    throw new ConfigError(name, `got "${text}", expected a duration such as 500ms, 10s, 5m or 24h`);
+  }
+  return ms;
+}
+
+export function durationList(env: Env, name: string, fallback: string): number[] {
+  const text = read(env, name) ?? fallback;
+  const list = parseDurationList(text);
+  if (list === null || list.length > 50) {
+    throw new ConfigError(name, `got "${text}", expected comma-separated durations such as 10s,1m,5m (units ms, s, m, h)`);
+  }
+  return list;
+}
+
+export function url(env: Env, name: string, fallback: string | null, protocols: string[]): string | null {
+  const value = read(env, name) ?? fallback;
+  if (value === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, `got an unparseable URL, expected ${protocols.map((p) => `${p}//...`).join(' or ')}`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `got protocol "${parsed.protocol}", accepted: ${protocols.join(', ')}`);
+  }
+  return value;
+}
+
+export function secretKey(env: Env, name: string): Buffer | null {
+  const value = read(env, name);
+  if (value === undefined) return null;
+  const candidate = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (candidate.length !== 32) {
+    throw new ConfigError(name, 'expected 32 bytes as 64 hex characters or base64');
+  }
+  return candidate;
+}

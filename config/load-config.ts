@@ -1,0 +1,75 @@
+import { AppConfig, boolean, ConfigError, duration, durationList, integer, oneOf, read, secretKey, url } from './env.schema';
+
+export { AppConfig, ConfigError } from './env.schema';
+
+/** Reads and validates the whole environment at once; throws ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const storageKind = oneOf(env, 'STORAGE', ['sqlite', 'mysql'] as const, 'sqlite');
+  const databaseUrl = url(env, 'DATABASE_URL', null, ['mysql:', 'mariadb:']);
+  if (storageKind === 'mysql' && databaseUrl === null) {
+    throw new ConfigError('DATABASE_URL', 'required when STORAGE=mysql (mysql://user:pass@host:port/db)');
+  }
+  const adminToken = read(env, 'ADMIN_TOKEN') ?? null;
+  const internalToken = read(env, 'INTERNAL_TOKEN') ?? null;
+  for (const [name, token] of [['ADMIN_TOKEN', adminToken], ['INTERNAL_TOKEN', internalToken]] as const) {
+    if (token !== null && token.length < 16) throw new ConfigError(name, 'must be at least 16 characters');
+  }
+  if (adminToken !== null && adminToken === internalToken) {
+    throw new ConfigError('INTERNAL_TOKEN', 'must differ from ADMIN_TOKEN (neither token may open the other routes)');
+  }
+  return {
+    http: {
+      port,
+      publicBaseUrl: stripSlash(url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:'])!),
+    },
+    auth: { adminToken, internalToken },
+    storage: {
+      kind: storageKind,
+      sqlitePath: read(env, 'SQLITE_PATH') ?? './data/service.db',
+      databaseUrl,
+    },
+    queue: {
+      kind: oneOf(env, 'QUEUE', ['database', 'nats'] as const, 'database'),
+      natsUrl: natsUrls(env),
+      natsPrefix: natsPrefix(env),
+    },
+    delivery: {
+      timeoutMs: integer(env, 'DELIVERY_TIMEOUT_MS', 10_000, 1, 600_000),
+      retryScheduleMs: durationList(env, 'DELIVERY_RETRY_SCHEDULE', '10s,1m,5m,30m,2h,6h,24h'),
+      disableAfter: integer(env, 'WEBHOOK_DISABLE_AFTER', 10, 1, 1_000_000),
+      targetRetryScheduleMs: durationList(env, 'TARGET_RETRY_SCHEDULE', '10s,1m,5m'),
+      allowPrivateTargets: boolean(env, 'ALLOW_PRIVATE_TARGETS', false),
+      concurrency: integer(env, 'DISPATCHER_CONCURRENCY', 64, 1, 10_000),
+      originConcurrency: integer(env, 'DISPATCHER_ORIGIN_CONCURRENCY', 16, 1, 10_000),
+    },
+    secrets: {
+      rotationGraceMs: duration(env, 'SECRET_ROTATION_GRACE', '24h'),
+      key: secretKey(env, 'SECRETS_KEY'),
+    },
+    sendStatus: { retentionDays: integer(env, 'SEND_STATUS_RETENTION_DAYS', 365, 1, 36_500) },
+    runtime: {
+      dispatcherEnabled: boolean(env, 'DISPATCHER_ENABLED', true),
+      logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+      shutdownGraceMs: duration(env, 'SHUTDOWN_GRACE_MS', '15s'),
+    },
+  };
+}
+
+function stripSlash(value: string): string {
+  return value.replace(/\/+$/, '');
+}
+
+function natsUrls(env: Record<string, string | undefined>): string {
+  const value = read(env, 'NATS_URL') ?? 'nats://127.0.0.1:4222';
+  for (const part of value.split(',')) url({ NATS_URL: part.trim() }, 'NATS_URL', null, ['nats:', 'tls:', 'ws:', 'wss:']);
+  return value;
+}
+
+function natsPrefix(env: Record<string, string | undefined>): string {
+  const value = read(env, 'NATS_PREFIX') ?? 'webhooks';
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(value)) {
+    throw new ConfigError('NATS_PREFIX', `got "${value}", expected 1-32 letters, digits, "_" or "-"`);
+  }
+  return value;
+}

@@ -1,0 +1,65 @@
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import type { AppConfig } from '../../config/load-config';
+import { APP_CONFIG } from '../../config/config.token';
+import { Clock, OutboundHttp, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
+import { UndiciOutboundHttp } from './http/src';
+import { ClosableWorkQueue, createWorkQueue } from './queue.factory';
+import { openDatabase } from './typeorm/src/data-source.factory';
+import { TypeormDatabase } from './typeorm/src/typeorm-database';
+import { typeormRepositoryProviders } from './typeorm/src/typeorm-repositories';
+import { TypeormUnitOfWork } from './typeorm/src/typeorm-unit-of-work';
+
+const USER_AGENT = 'WebhookServer/0.1.0';
+
+/**
+ * Binds every port to its adapter from the validated config; both apps import it once.
+ * Storage is one TypeORM adapter (SQLite or MySQL by config); the queue is chosen in
+ * createWorkQueue; outbound HTTP is undici with the address guard.
+ */
+@Global()
+@Module({})
+export class InfrastructureModule implements OnApplicationShutdown {
+  private readonly logger = new Logger('Infrastructure');
+
+  constructor(
+    private readonly db: TypeormDatabase,
+    @Inject(WorkQueue) private readonly queue: ClosableWorkQueue,
+    @Inject(OutboundHttp) private readonly http: UndiciOutboundHttp,
+  ) {}
+
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: InfrastructureModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+        { provide: TypeormDatabase, useFactory: () => openDatabase(config.storage) },
+        { provide: UnitOfWork, useFactory: (db: TypeormDatabase) => new TypeormUnitOfWork(db), inject: [TypeormDatabase] },
+        ...typeormRepositoryProviders,
+        {
+          provide: WorkQueue,
+          useFactory: (db: TypeormDatabase, clock: Clock) => createWorkQueue(config, db, clock),
+          inject: [TypeormDatabase, Clock],
+        },
+        {
+          provide: OutboundHttp,
+          useFactory: () =>
+            new UndiciOutboundHttp({
+              timeoutMs: config.delivery.timeoutMs,
+              allowPrivate: config.delivery.allowPrivateTargets,
+              userAgent: USER_AGENT,
+              maxConnectionsPerOrigin: config.delivery.originConcurrency,
+            }),
+        },
+      ],
+      exports: [APP_CONFIG, Clock, TypeormDatabase, UnitOfWork, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
+    };
+  }
+
+  /** Runs after every module's own shutdown hooks (workers have stopped by then). */
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close().catch((error: unknown) => this.logger.warn(`queue close: ${String(error)}`));
+    await this.http.close().catch(() => undefined);
+    await this.db.dataSource.destroy().catch(() => undefined);
+  }
+}

@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../../../../config/load-config';
+import { ALL_MIGRATIONS } from './migrations';
+import { TypeormDatabase } from './typeorm-database';
+
+/** Builds the TypeORM DataSource for the configured storage and brings its schema up to date. */
+export async function openDatabase(storage: AppConfig['storage']): Promise<TypeormDatabase> {
+  const dataSource = new DataSource(dataSourceOptions(storage));
+  await dataSource.initialize();
+  const db = new TypeormDatabase(dataSource, storage.kind === 'mysql' ? 'mysql' : 'sqlite');
+  await runMigrations(db);
+  return db;
+}
+
+export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOptions {
+  const common = { migrations: ALL_MIGRATIONS, migrationsRun: false, synchronize: false, logging: false } as const;
+  switch (storage.kind) {
+    case 'sqlite': {
+      const path = resolve(storage.sqlitePath);
+      mkdirSync(dirname(path), { recursive: true });
+      return {
+        ...common,
+        type: 'better-sqlite3',
+        database: path,
+        prepareDatabase: (db: { pragma(s: string): unknown }) => {
+          db.pragma('journal_mode = WAL');
+          db.pragma('synchronous = NORMAL');
+          db.pragma('busy_timeout = 5000');
+          db.pragma('foreign_keys = ON');
+        },
+      };
+    }
+    case 'mysql':
+      return {
+        ...common,
+        type: 'mysql',
+        url: storage.databaseUrl!,
+        timezone: 'Z',
+        charset: 'utf8mb4_unicode_ci',
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        poolSize: 20,
+        extra: { connectTimeout: 5000, enableKeepAlive: true, maxIdle: 10 },
+      };
+    default: {
+      const exhaustive: never = storage.kind;
+      throw new Error(`unknown storage ${String(exhaustive)}`);
+    }
+  }
+}
+
+/**
+ * Migrations run at every start. On MySQL several processes may start together, so a named
+ * lock makes them take turns; on SQLite the single writer lock does the same.
+ */
+async function runMigrations(db: TypeormDatabase): Promise<void> {
+  if (db.dialect !== 'mysql') {
+    await db.dataSource.runMigrations({ transaction: 'each' });
+    return;
+  }
+  const runner = db.dataSource.createQueryRunner();
+  try {
+    await runner.connect();
+    const [row] = await runner.query(`SELECT GET_LOCK('webhook_server_migrations', 120) AS got`);
+    if (Number(row?.got) !== 1) throw new Error('could not take the migration lock within 120 s');
+    try {
+      await db.dataSource.runMigrations({ transaction: 'none' });
+    } finally {
+      await runner.query(`SELECT RELEASE_LOCK('webhook_server_migrations')`);
+    }
+  } finally {
+    await runner.release();
+  }
+}

@@ -1,0 +1,170 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DataSource, EntityManager, QueryResult } from 'typeorm';
+import { DomainError } from '../../../kernel/src';
+import { Mutex } from './mutex';
+
+export type Dialect = 'sqlite' | 'mysql';
+
+interface TxContext {
+  manager: EntityManager;
+  afterCommit: Array<() => void | Promise<void>>;
+}
+
+export interface ExecResult<T> {
+  rows: T[];
+  affected: number;
+  /** Auto-increment id of an INSERT, when the table has one. */
+  insertId: number | null;
+}
+
+/**
+ * The one handle every TypeORM repository goes through. It joins the ambient transaction (kept
+ * in AsyncLocalStorage so domain code never sees a manager) and, on SQLite, serialises access:
+ * TypeORM shares a single better-sqlite3 connection, so an unrelated query issued while a
+ * transaction is open would otherwise run inside it.
+ */
+export class TypeormDatabase {
+  private readonly context = new AsyncLocalStorage<TxContext>();
+  private readonly sqliteLock = new Mutex();
+
+  constructor(
+    readonly dataSource: DataSource,
+    readonly dialect: Dialect,
+  ) {}
+
+  /** Runs one statement (or a few that need no atomicity) in the ambient transaction if any. */
+  async exec<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<ExecResult<T>> {
+    return this.withManager(async (manager) => {
+      const result = await runStructured(manager, this.dataSource, sql, params);
+      const rows = Array.isArray(result.records) ? (result.records as T[]) : [];
+      const raw = result.raw as { affectedRows?: number; insertId?: number } | number | bigint | undefined;
+      const affected = result.affected ?? (typeof raw === 'object' && typeof raw.affectedRows === 'number' ? raw.affectedRows : 0);
+      const insertId = typeof raw === 'object' && raw !== null ? (raw.insertId ?? null) : raw === undefined ? null : Number(raw);
+      return { rows, affected, insertId };
+    });
+  }
+
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.exec<T>(sql, params)).rows;
+  }
+
+  async withManager<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const tx = this.context.getStore();
+    if (tx) return translateErrors(() => work(tx.manager));
+    if (this.dialect === 'sqlite') {
+      return this.sqliteLock.run(() => translateErrors(() => work(this.dataSource.manager)));
+    }
+    return translateErrors(() => work(this.dataSource.manager));
+  }
+
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.context.getStore()) return work();
+    const callbacks: TxContext['afterCommit'] = [];
+    const run = () =>
+      translateErrors(() =>
+        this.dataSource.transaction((manager) => {
+          callbacks.length = 0;
+          return this.context.run({ manager, afterCommit: callbacks }, work);
+        }),
+      );
+    const result = this.dialect === 'sqlite' ? await this.sqliteLock.run(run) : await retryOnDeadlock(run);
+    for (const callback of callbacks) {
+      try {
+        await callback();
+      } catch {
+        // After-commit hooks are best-effort accelerators (e.g. an immediate queue hand-over);
+        // whatever they fail to do is picked up by the relay.
+      }
+    }
+    return result;
+  }
+
+  afterCommit(callback: () => void | Promise<void>): void {
+    const tx = this.context.getStore();
+    if (tx) {
+      tx.afterCommit.push(callback);
+      return;
+    }
+    void Promise.resolve()
+      .then(callback)
+      .catch(() => undefined);
+  }
+
+  inTransaction(): boolean {
+    return this.context.getStore() !== undefined;
+  }
+
+  /** `INSERT IGNORE` / `INSERT OR IGNORE`: the one insert whose spelling differs by dialect. */
+  insertIgnore(): string {
+    return this.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+  }
+
+  async ping(): Promise<void> {
+    await this.exec('SELECT 1');
+  }
+}
+
+async function runStructured(manager: EntityManager, dataSource: DataSource, sql: string, params: unknown[]): Promise<QueryResult> {
+  const inTransaction = manager.queryRunner;
+  if (inTransaction && !inTransaction.isReleased) return inTransaction.query(sql, params, true);
+  const runner = dataSource.createQueryRunner();
+  try {
+    return await runner.query(sql, params, true);
+  } finally {
+    await runner.release();
+  }
+}
+
+const DEADLOCK_CODES = new Set(['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT']);
+
+async function retryOnDeadlock<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? (error as { driverError?: { code?: string } }).driverError?.code;
+      if (attempt >= 5 || !code || !DEADLOCK_CODES.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+    }
+  }
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'POOL_CLOSED',
+  'SQLITE_BUSY',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+  'SQLITE_FULL',
+]);
+
+/** Storage that cannot be reached is `unavailable` (503), never a 500 with driver text. */
+async function translateErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUnavailable(error)) throw new DomainError('unavailable', 'storage is unavailable; nothing was accepted');
+    throw error;
+  }
+}
+
+export function isUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { code?: string; errno?: string; message?: string; driverError?: unknown; cause?: unknown };
+    if ((e.code && UNAVAILABLE_CODES.has(e.code)) || (e.errno && UNAVAILABLE_CODES.has(e.errno))) return true;
+    if (typeof e.message === 'string' && /connection is in closed state|Pool is closed|Can't add new command when connection is in closed state|connect ETIMEDOUT/i.test(e.message)) return true;
+    current = e.driverError ?? e.cause;
+  }
+  return false;
+}

@@ -1,0 +1,16 @@
+import { UnitOfWork } from '../../../kernel/src';
+import { TypeormDatabase } from './typeorm-database';
+
+export class TypeormUnitOfWork extends UnitOfWork {
+  constructor(private readonly db: TypeormDatabase) {
+    super();
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+
+  afterCommit(callback: () => void | Promise<void>): void {
+    this.db.afterCommit(callback);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Error codes of the public contract (CONTRACT §1). Domain code throws DomainError with one of
+ * these; the API maps each code to its HTTP status in one place.
+ */
+export type ErrorCode =
+  | 'invalid_parameter'
+  | 'invalid_json'
+  | 'limit_exceeded'
+  | 'unauthorized'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal_error';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Seconds a client should wait; only meaningful with `rate_limited`. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalidParameter = (message: string) => new DomainError('invalid_parameter', message);
+export const notFound = (message: string) => new DomainError('not_found', message);
+export const limitExceeded = (message: string) => new DomainError('limit_exceeded', message);
+export const unavailable = (message: string) => new DomainError('unavailable', message);

@@ -1,0 +1,13 @@
+import { ReceivedWork, WorkOutcome } from './work-queue';
+
+/**
+ * A consumer of one queue topic. Domain libs implement these; the dispatcher app subscribes
+ * each one to the queue. Handlers must be idempotent: delivery is at-least-once.
+ */
+export abstract class WorkHandler {
+  abstract readonly topic: string;
+  abstract handle(work: ReceivedWork): Promise<WorkOutcome>;
+}
+
+/** DI token of the list of WorkHandler instances the dispatcher runs. */
+export const WORK_HANDLERS = Symbol('WORK_HANDLERS');

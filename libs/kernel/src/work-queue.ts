@@ -1,0 +1,45 @@
+/**
+ * The queue port: durable, at-least-once work items. Items enqueued inside a UnitOfWork are
+ * stored in the same transaction (outbox) and reach workers only once it has committed.
+ */
+export interface WorkItem {
+  topic: string;
+  /** Small JSON object naming the work, e.g. `{ deliveryId }`; the database holds the truth. */
+  payload: Record<string, unknown>;
+  /** Not before this time; absent means now. */
+  runAt?: Date;
+  /** Optional dedup key: enqueuing the same key twice (while the first is waiting) stores it once. */
+  key?: string;
+}
+
+export interface ReceivedWork {
+  id: string;
+  topic: string;
+  payload: Record<string, unknown>;
+  /** 1 on the first hand-over; more after a crash, lease expiry or retry. */
+  deliveryCount: number;
+}
+
+export type WorkOutcome =
+  | { kind: 'done' }
+  | { kind: 'retry'; at: Date }
+  | { kind: 'drop'; reason: string };
+
+export type WorkHandlerFn = (work: ReceivedWork) => Promise<WorkOutcome>;
+
+export interface ConsumeOptions {
+  /** Items in flight at once in this process for this topic (backpressure). */
+  concurrency: number;
+}
+
+export interface WorkSubscription {
+  /** Stops taking new items, waits for in-flight ones up to the grace period, releases the rest. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export abstract class WorkQueue {
+  abstract enqueue(items: WorkItem[]): Promise<void>;
+  abstract consume(topic: string, handler: WorkHandlerFn, options: ConsumeOptions): Promise<WorkSubscription>;
+  /** Throws when the queue cannot be reached (readiness). */
+  abstract ping(): Promise<void>;
+}
