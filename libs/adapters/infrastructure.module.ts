@@ -1,10 +1,11 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../../config/load-config';
 import { APP_CONFIG } from '../../config/config.token';
-import { Clock, OutboundHttp, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
+import { Clock, OutboundHttp, SecretBox, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
 import { UndiciOutboundHttp } from './http/src';
 import { ClosableWorkQueue, createWorkQueue } from './queue.factory';
 import { openDatabase } from './typeorm/src/data-source.factory';
+import { loadOrCreateInstallationKey } from './typeorm/src/installation-key';
 import { TypeormDatabase } from './typeorm/src/typeorm-database';
 import { typeormRepositoryProviders } from './typeorm/src/typeorm-repositories';
 import { TypeormUnitOfWork } from './typeorm/src/typeorm-unit-of-work';
@@ -35,6 +36,11 @@ export class InfrastructureModule implements OnApplicationShutdown {
         { provide: Clock, useClass: SystemClock },
         { provide: TypeormDatabase, useFactory: () => openDatabase(config.storage) },
         { provide: UnitOfWork, useFactory: (db: TypeormDatabase) => new TypeormUnitOfWork(db), inject: [TypeormDatabase] },
+        {
+          provide: SecretBox,
+          useFactory: async (db: TypeormDatabase, clock: Clock) => new SecretBox(config.secrets.key ?? (await loadOrCreateInstallationKey(db, clock.nowMs()))),
+          inject: [TypeormDatabase, Clock],
+        },
         ...typeormRepositoryProviders,
         {
           provide: WorkQueue,
@@ -52,7 +58,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
             }),
         },
       ],
-      exports: [APP_CONFIG, Clock, TypeormDatabase, UnitOfWork, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
+      exports: [APP_CONFIG, Clock, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
     };
   }
 

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.runtime.logLevel);
   const tokens = resolveOperatorTokens(config, (line) => process.stderr.write(`${line}\n`));
   if (!config.secrets.key) {
-    logger.warn('SECRETS_KEY is not set: stored secrets are protected by a key derived from this installation only; set SECRETS_KEY (32 bytes, hex or base64) in production');
+    logger.warn('SECRETS_KEY is not set: stored secrets are sealed with a key kept in the database itself, which does not protect them from anyone holding the database; set SECRETS_KEY (32 bytes, hex or base64) in production');
   }
   const app = await createApiApp({ config, tokens, logger });
   await app.listen({ port: config.http.port, host: '0.0.0.0' });

@@ -7,3 +7,5 @@ export * from './outbound-http';
 export * from './durations';
 export * from './work-handler';
 export * from './address-policy';
+export * from './event-publisher';
+export * from './secret-box';

@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig } from './load-config';
+
+describe(loadConfig.name, () => {
+  it('gives the documented defaults on an empty environment', () => {
+    const sut = loadConfig({});
+    expect(sut.http.port).toBe(3000);
+    expect(sut.http.publicBaseUrl).toBe('http://localhost:3000');
+    expect(sut.storage).toEqual({ kind: 'sqlite', sqlitePath: './data/service.db', databaseUrl: null });
+    expect(sut.queue).toEqual({ kind: 'database', natsUrl: 'nats://127.0.0.1:4222', natsPrefix: 'webhooks' });
+    expect(sut.delivery.timeoutMs).toBe(10_000);
+    expect(sut.delivery.retryScheduleMs).toEqual([10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000]);
+    expect(sut.delivery.targetRetryScheduleMs).toEqual([10_000, 60_000, 300_000]);
+    expect(sut.delivery.disableAfter).toBe(10);
+    expect(sut.delivery.allowPrivateTargets).toBe(false);
+    expect(sut.secrets).toEqual({ rotationGraceMs: 86_400_000, key: null });
+    expect(sut.sendStatus.retentionDays).toBe(365);
+    expect(sut.runtime.dispatcherEnabled).toBe(true);
+  });
+
+  it.each([
+    [{ STORAGE: 'oracle' }, 'STORAGE', 'sqlite, mysql'],
+    [{ PORT: 'abc' }, 'PORT', 'integer'],
+    [{ PORT: '70000' }, 'PORT', 'integer'],
+    [{ STORAGE: 'mysql' }, 'DATABASE_URL', 'required when STORAGE=mysql'],
+    [{ DATABASE_URL: 'postgres://x' }, 'DATABASE_URL', 'mysql:'],
+    [{ QUEUE: 'kafka' }, 'QUEUE', 'database, nats'],
+    [{ DELIVERY_RETRY_SCHEDULE: '10s,soon' }, 'DELIVERY_RETRY_SCHEDULE', 'units ms, s, m, h'],
+    [{ SECRET_ROTATION_GRACE: '1d' }, 'SECRET_ROTATION_GRACE', 'duration'],
+    [{ ALLOW_PRIVATE_TARGETS: 'yes' }, 'ALLOW_PRIVATE_TARGETS', 'true, false'],
+    [{ SECRETS_KEY: 'short' }, 'SECRETS_KEY', '32 bytes'],
+    [{ NATS_URL: 'http://x' }, 'NATS_URL', 'nats:'],
+    [{ NATS_PREFIX: 'a.b' }, 'NATS_PREFIX', 'letters'],
+    [{ ADMIN_TOKEN: 'same-token-123456', INTERNAL_TOKEN: 'same-token-123456' }, 'INTERNAL_TOKEN', 'differ'],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL', 'http:'],
+  ])('refuses %j naming %s', (env, variable, hint) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as ConfigError).message).toContain(hint);
+    expect((error as ConfigError).message.split('\n')).toHaveLength(1);
+  });
+
+  it('accepts every duration unit and mysql with a URL', () => {
+    const sut = loadConfig({
+      STORAGE: 'mysql',
+      DATABASE_URL: 'mysql://u:p@db:3306/hooks',
+      DELIVERY_RETRY_SCHEDULE: '250ms,2s,3m,1h',
+      SECRETS_KEY: 'ab'.repeat(32),
+      PUBLIC_BASE_URL: 'https://hooks.example.com/',
+    });
+    expect(sut.delivery.retryScheduleMs).toEqual([250, 2000, 180_000, 3_600_000]);
+    expect(sut.storage.databaseUrl).toBe('mysql://u:p@db:3306/hooks');
+    expect(sut.secrets.key).toHaveLength(32);
+    expect(sut.http.publicBaseUrl).toBe('https://hooks.example.com');
+  });
+});

@@ -1,0 +1,125 @@
+import { Agent } from 'undici';
+import {
+  OutboundHttp,
+  RESPONSE_BODY_LIMIT_BYTES,
+  type OutboundRequest,
+  type OutboundResult,
+  type TransportErrorKind,
+} from '../../../kernel/src';
+import { buildAddressGuardedConnector } from './address-guarded-connector';
+import { classifyTransportError } from './classify-transport-error';
+import { OutboundTimeoutError } from './outbound-timeout-error';
+import { readBodyPrefix } from './read-body-prefix';
+
+export interface UndiciOutboundHttpOptions {
+  /** Total time limit of one call (connect + headers + body), unless the request sets its own. */
+  timeoutMs: number;
+  /** ALLOW_PRIVATE_TARGETS: when true the address guard is skipped entirely. */
+  allowPrivate: boolean;
+  /** Sent as User-Agent unless the request carries its own. */
+  userAgent: string;
+  /** Keep-alive connections kept per origin (scheme + host + port). Default 10. */
+  maxConnectionsPerOrigin?: number;
+}
+
+const DEFAULT_CONNECTIONS_PER_ORIGIN = 10;
+
+/**
+ * OutboundHttp over one undici Agent (a keep-alive pool per origin). Never follows redirects: no
+ * redirect interceptor is composed, so a 3xx comes back as a status. Never throws for network
+ * outcomes: every failure is classified into the contract's attempt error kinds.
+ */
+export class UndiciOutboundHttp extends OutboundHttp {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: UndiciOutboundHttpOptions) {
+    super();
+    assertPositiveInteger('timeoutMs', options.timeoutMs);
+    const connections = options.maxConnectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
+    assertPositiveInteger('maxConnectionsPerOrigin', connections);
+    this.agent = new Agent({
+      connections,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: options.allowPrivate
+        ? { timeout: options.timeoutMs }
+        : buildAddressGuardedConnector({ connectTimeoutMs: options.timeoutMs }),
+    });
+  }
+
+  override async post(request: OutboundRequest): Promise<OutboundResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+
+    const target = parseTargetUrl(request.url);
+    if (typeof target === 'string') {
+      return failure('invalid_url', target, elapsed());
+    }
+
+    const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new OutboundTimeoutError(timeoutMs)), timeoutMs);
+    let status: number | null = null;
+    try {
+      const response = await this.agent.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method: 'POST',
+        headers: this.headersFor(request.headers),
+        body: request.body,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      status = response.statusCode;
+      const body = await readBodyPrefix(response.body, RESPONSE_BODY_LIMIT_BYTES);
+      return { status, durationMs: elapsed(), body, error: null };
+    } catch (err) {
+      // Once our timer fired, whatever undici reports (abort, socket closed...) is a timeout.
+      const { kind, detail } = controller.signal.aborted
+        ? { kind: 'timeout' as const, detail: `no complete answer within ${timeoutMs} ms` }
+        : classifyTransportError(err);
+      // Headers without a complete body are not an answer (CONTRACT §3): status stays null.
+      const suffix = status !== null ? ` (after HTTP ${status} headers)` : '';
+      return failure(kind, detail + suffix, elapsed());
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Closes the pools: waits for calls in flight (each bounded by its time limit), then closes sockets. */
+  async close(): Promise<void> {
+    if (!this.agent.closed) await this.agent.close();
+  }
+
+  private headersFor(headers: Record<string, string>): Record<string, string> {
+    const hasUserAgent = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
+    return hasUserAgent ? { ...headers } : { ...headers, 'user-agent': this.options.userAgent };
+  }
+}
+
+/** The URL, or why it cannot be called (the `invalid_url` kind). Addresses are the connector's job. */
+function parseTargetUrl(raw: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'url is not an absolute URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `unsupported scheme ${url.protocol}`;
+  }
+  if (url.hostname === '') return 'url has no host';
+  if (url.username !== '' || url.password !== '') return 'url must not contain credentials';
+  return url;
+}
+
+function failure(kind: TransportErrorKind, detail: string, durationMs: number): OutboundResult {
+  return { status: null, durationMs, body: '', error: kind, errorDetail: detail };
+}
+
+function assertPositiveInteger(name: string, value: number): void {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  }
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { TypeormDatabase } from './typeorm-database';
+
+/**
+ * The key that seals stored secrets when SECRETS_KEY is not set: generated once per
+ * installation and kept in the database, so every process of the installation agrees on it.
+ * It keeps secrets out of plain sight in dumps and logs, not from someone holding the whole
+ * database; the server warns at start until SECRETS_KEY is set.
+ */
+export async function loadOrCreateInstallationKey(db: TypeormDatabase, now: number): Promise<Buffer> {
+  await db.exec(`${db.insertIgnore()} INTO installation_settings (name, value, created_at) VALUES (?, ?, ?)`, [
+    'secrets_key',
+    randomBytes(32).toString('base64'),
+    now,
+  ]);
+  const [row] = await db.query<{ value: string }>('SELECT value FROM installation_settings WHERE name = ?', ['secrets_key']);
+  return Buffer.from(row.value, 'base64');
+}

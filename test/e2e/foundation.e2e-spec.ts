@@ -1,0 +1,136 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';
+
+const run = promisify(execFile);
+
+describe.each(PROFILES)('foundation (%s)', (profile) => {
+  let sut: TestApp;
+  let skip = false;
+
+  beforeAll(async () => {
+    skip = !(await profileAvailable(profile));
+    if (!skip) sut = await startTestApp(profile);
+  });
+  afterAll(async () => {
+    if (!skip) await sut.close();
+  });
+
+  const admin = () => `Bearer ${sut.tokens.admin}`;
+  const internal = () => `Bearer ${sut.tokens.internal}`;
+
+  it('creates an account with a working API key, then another key, and revokes it', async () => {
+    if (skip) return;
+    const account = await sut.createAccount('Acme');
+    expect(account).toEqual({ id: expect.any(Number), name: 'Acme', apiKey: expect.stringMatching(/^sk_[A-Za-z0-9_-]{43}$/) });
+
+    const key = await sut.http().post(`/admin/accounts/${account.id}/api-keys`).set('authorization', admin()).expect(201);
+    expect(key.body).toEqual({ id: expect.stringMatching(/^key_/), apiKey: expect.stringMatching(/^sk_/) });
+
+    await sut.http().get('/v3/no-such-route-but-authenticated').set('api-key', key.body.apiKey).expect(404);
+    await sut.http().delete(`/admin/accounts/${account.id}/api-keys/${key.body.id}`).set('authorization', admin()).expect(204);
+    await sut.http().delete(`/admin/accounts/${account.id}/api-keys/key_unknown`).set('authorization', admin()).expect(404);
+    await sut.http().post('/admin/accounts/999999/api-keys').set('authorization', admin()).expect(404);
+    await sut.http().post('/admin/accounts/abc/api-keys').set('authorization', admin()).expect(404);
+  });
+
+  it('keeps the admin and internal tokens apart', async () => {
+    if (skip) return;
+    const noToken = await sut.http().post('/admin/accounts').send({ name: 'x' }).expect(401);
+    expect(noToken.body).toEqual({ code: 'unauthorized', message: expect.any(String) });
+    await sut.http().post('/admin/accounts').set('authorization', internal()).send({ name: 'x' }).expect(401);
+    await sut.http().post('/admin/accounts').set('authorization', 'Bearer wrong').send({ name: 'x' }).expect(401);
+    await sut.http().post('/admin/accounts').set('authorization', sut.tokens.admin).send({ name: 'x' }).expect(401);
+  });
+
+  it('answers errors in the contract shape, never with internals', async () => {
+    if (skip) return;
+    const invalidJson = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'application/json').send('{"name":');
+    expect(invalidJson.status).toBe(400);
+    expect(invalidJson.body).toEqual({ code: 'invalid_json', message: expect.any(String) });
+
+    const wrongType = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'text/plain').send('name=x');
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body.code).toBe('unsupported_media_type');
+
+    const tooLarge = await sut
+      .http()
+      .post('/admin/accounts')
+      .set('authorization', admin())
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.code).toBe('payload_too_large');
+
+    const missing = await sut.http().post('/admin/accounts').set('authorization', admin()).send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe('invalid_parameter');
+
+    const notObject = await sut.http().post('/admin/accounts').set('authorization', admin()).send([1, 2]);
+    expect(notObject.status).toBe(400);
+    expect(notObject.body.code).toBe('invalid_parameter');
+
+    const unknownField = await sut.http().post('/admin/accounts').set('authorization', admin()).send({ name: 'x', extra: 1 });
+    expect(unknownField.status).toBe(400);
+
+    const unknownRoute = await sut.http().get('/nope');
+    expect(unknownRoute.status).toBe(404);
+    expect(unknownRoute.body).toEqual({ code: 'not_found', message: expect.any(String) });
+
+    const wrongMethod = await sut.http().put('/health');
+    expect(wrongMethod.status).toBe(404);
+    expect(wrongMethod.body.code).toBe('not_found');
+  });
+
+  it('requires an api-key on /v3 and /v2', async () => {
+    if (skip) return;
+    for (const path of ['/v3/Webhook', '/v2/webhooks']) {
+      const response = await sut.http().get(path).set('api-key', 'sk_wrong');
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ code: 'unauthorized', message: expect.any(String) });
+    }
+  });
+
+  it('serves health, readiness, metrics and the OpenAPI document', async () => {
+    if (skip) return;
+    await sut.http().get('/health').expect(200, { status: 'ok' });
+    const ready = await sut.http().get('/ready').expect(200);
+    expect(ready.body).toEqual({ status: 'ready', storage: 'up', queue: 'up' });
+    const metrics = await sut.http().get('/metrics').expect(200);
+    expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
+    expect(metrics.text).toContain('http_requests_total{method="GET",route="/health",status="200"}');
+    expect(metrics.text).toContain('http_request_duration_seconds_bucket');
+    const docs = await sut.http().get('/docs/json').expect(200);
+    expect(docs.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(docs.body.paths)).toEqual(expect.arrayContaining(['/admin/accounts', '/health', '/ready', '/metrics']));
+    const page = await sut.http().get('/docs').redirects(1);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('swagger');
+  });
+
+  it('echoes a request id and never logs a credential', async () => {
+    if (skip) return;
+    const account = await sut.createAccount('Logged');
+    const response = await sut.http().get('/health').set('x-request-id', 'req-123').set('api-key', account.apiKey).expect(200);
+    expect(response.headers['x-request-id']).toBe('req-123');
+    const all = sut.logs.join('');
+    expect(all).toContain('req-123');
+    expect(all).not.toContain(account.apiKey);
+    expect(all).not.toContain(sut.tokens.admin);
+  });
+
+  it('creates accounts from the command line in the same database', async () => {
+    if (skip) return;
+    const env = { ...process.env, ...envOf(sut) };
+    const { stdout } = await run('node', [join(__dirname, '../../dist/apps/api/src/cli.js'), 'account', 'create', '--name', 'Cli Corp'], { env });
+    const created = JSON.parse(stdout);
+    expect(created).toEqual({ id: expect.any(Number), name: 'Cli Corp', apiKey: expect.stringMatching(/^sk_/) });
+    await sut.http().get('/v3/anything').set('api-key', created.apiKey).expect(404);
+  });
+});
+
+function envOf(app: TestApp): Record<string, string> {
+  const { storage } = app.config;
+  return storage.kind === 'sqlite' ? { STORAGE: 'sqlite', SQLITE_PATH: storage.sqlitePath } : { STORAGE: 'mysql', DATABASE_URL: storage.databaseUrl! };
+}
