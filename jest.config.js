@@ -1,5 +1,12 @@
 /** Two tiers: unit tests beside the code, and suites under test/ that talk to real servers. */
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] };
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }],
+  // content-disposition 3 (under @fastify/static, which serves the /docs page) ships ESM only;
+  // Node 20 can require() it, jest's module loader cannot, so it is compiled to CommonJS here.
+  '/node_modules/content-disposition/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, isolatedModules: true }],
+};
+const transformIgnorePatterns = ['/node_modules/(?!content-disposition/)'];
+
 module.exports = {
   projects: [
     {
@@ -8,6 +15,7 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/{apps,libs,config}/**/*.spec.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'integration',
@@ -15,6 +23,7 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.int-spec.ts'],
       transform,
+      transformIgnorePatterns,
       testTimeout: 60000,
     },
   ],

@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -26,7 +27,8 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    disableRequestLogging: true,
+    // Access lines are written by the onResponse hook below (with the /hooks token redacted).
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
@@ -39,8 +41,6 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
 
   // JSON routes take JSON only: without this, text/plain bodies would reach handlers as strings.
   fastify.removeContentTypeParser(['text/plain']);
-  fastify.setErrorHandler((error, request, reply) => sendContractError(error, request, reply));
-  fastify.setNotFoundHandler((request, reply) => sendContractError({ statusCode: 404 }, request, reply));
 
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -61,6 +61,10 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   setUpDocs(app);
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
+  // Nest's own Fastify error handler (installed by init) turns parser errors into plain
+  // HttpExceptions and loses their codes; ours maps them (415, 413, invalid JSON) exactly.
+  // Unknown routes go through Nest's not-found handler and the global filter.
+  fastify.setErrorHandler((error, request, reply) => sendContractError(error, request, reply));
   await fastify.ready();
   return app;
 }
