@@ -68,6 +68,8 @@ export interface AppConfig {
     dispatcherEnabled: boolean;
     /** LOG_LEVEL: pino level (default info). */
     logLevel: LogLevel;
+    /** DISPATCHER_HEALTH_PORT: port of the standalone dispatcher's GET /health (unset: no HTTP at all). */
+    dispatcherHealthPort: number | null;
     /** SHUTDOWN_GRACE_MS: time in-flight work gets to finish on SIGTERM before release (default 15000). */
     shutdownGraceMs: number;
   };

@@ -52,6 +52,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dispatcherEnabled: boolean(env, 'DISPATCHER_ENABLED', true),
       logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
       shutdownGraceMs: duration(env, 'SHUTDOWN_GRACE_MS', '15s'),
+      dispatcherHealthPort: read(env, 'DISPATCHER_HEALTH_PORT') === undefined ? null : integer(env, 'DISPATCHER_HEALTH_PORT', 0, 1, 65535),
     },
   };
 }

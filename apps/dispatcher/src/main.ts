@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createServer } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger, PinoNestLogger } from '../../../libs/adapters/logging/logger';
@@ -8,9 +9,31 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.runtime.logLevel);
   const app = await NestFactory.createApplicationContext(DispatcherAppModule.forRoot(config), { logger: new PinoNestLogger(logger) });
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
+
+  // The dispatcher's only HTTP surface: a liveness probe for orchestrators, when asked for.
+  const health = config.runtime.dispatcherHealthPort
+    ? createServer((_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')).listen(config.runtime.dispatcherHealthPort)
+    : null;
+  // Workers may all be idle timers; this keeps the process up until it is told to stop.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'dispatcher stopping');
+    clearInterval(keepAlive);
+    health?.close();
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', (signal) => void stop(signal));
+  process.once('SIGINT', (signal) => void stop(signal));
   logger.info({ storage: config.storage.kind, queue: config.queue.kind }, 'dispatcher started');
 }
 
-void main();
+void main().catch((error: unknown) => {
+  process.stderr.write(`start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProcess, waitForOutput } from '../support/processes';
+
+/** The built apps as an operator runs them: start-up, configuration errors, SIGTERM. */
+describe('processes', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'wh-proc-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const baseEnv = () => ({ SQLITE_PATH: join(dir, 'data', 'service.db'), LOG_LEVEL: 'info' });
+
+  it.each([
+    [{ STORAGE: 'oracle' }, /^configuration error: STORAGE: got "oracle", accepted values: sqlite, mysql\n$/],
+    [{ PORT: 'abc' }, /^configuration error: PORT: got "abc", expected an integer from 0 to 65535\n$/],
+    [{ STORAGE: 'mysql' }, /^configuration error: DATABASE_URL: required when STORAGE=mysql/],
+  ])('stops with one line naming the variable for %j', async (env, expected) => {
+    const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), ...env });
+    const { code } = await sut.exited;
+    expect(code).toBe(1);
+    expect(sut.output()).toMatch(expected);
+  });
+
+  it('serves on embedded defaults, prints generated tokens once, and stops cleanly on SIGTERM', async () => {
+    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), PORT: port });
+    await waitForOutput(sut, /api listening/);
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(health.status).toBe(200);
+    const output = sut.output();
+    expect(output.match(/ADMIN_TOKEN was not set: generated one for this run/g)).toHaveLength(1);
+    expect(output.match(/INTERNAL_TOKEN was not set: generated one for this run/g)).toHaveLength(1);
+    expect(output).toMatch(/SECRETS_KEY is not set/);
+
+    sut.child.kill('SIGTERM');
+    const exit = await sut.exited;
+    expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+    expect(sut.output()).toMatch(/stopped: in-flight work finished or released/);
+  });
+
+  it('runs the dispatcher alone and stops it cleanly on SIGTERM', async () => {
+    const healthPort = String(20000 + Math.floor(Math.random() * 20000));
+    const sut = startProcess('apps/dispatcher/src/main.js', { ...baseEnv(), DISPATCHER_HEALTH_PORT: healthPort });
+    await waitForOutput(sut, /dispatcher started/);
+    expect((await fetch(`http://127.0.0.1:${healthPort}/health`)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sut.child.exitCode).toBeNull();
+    sut.child.kill('SIGTERM');
+    const exit = await sut.exited;
+    expect(exit.code).toBe(0);
+    expect(sut.output()).toMatch(/stopped: in-flight work finished or released/);
+  });
+});
