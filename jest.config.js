@@ -8,6 +8,8 @@ const transform = {
 const transformIgnorePatterns = ['/node_modules/(?!content-disposition/)'];
 
 module.exports = {
+  // A global option: jest ignores testTimeout inside projects[].
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -24,7 +26,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.int-spec.ts'],
       transform,
       transformIgnorePatterns,
-      testTimeout: 60000,
     },
   ],
 };

@@ -6,9 +6,13 @@ import { InfrastructureModule } from '../../../libs/adapters/infrastructure.modu
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
 import { DispatcherModule } from '../../dispatcher/src/dispatcher.module';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
+import { AutomationsApiModule } from './automations/automations-api.module';
+import { EVENT_WEBHOOK_CONTROLLERS } from './event-webhooks';
+import { EventWebhooksModule } from '../../../libs/event-webhooks/src';
 import { ApiKeyGuard, AdminTokenGuard, InternalTokenGuard } from './http/guards';
 import { OperatorTokens } from './http/operator-tokens';
 import { OpsController } from './ops/ops.controller';
+import { SendStatusHttpModule } from './send-status/send-status-http.module';
 
 export interface ApiModuleOptions {
   config: AppConfig;
@@ -26,9 +30,12 @@ export class ApiModule {
         InfrastructureModule.forRoot(config),
         ScheduleModule.forRoot(),
         AccountsModule,
+        AutomationsApiModule,
+        EventWebhooksModule,
+        SendStatusHttpModule.forRoot(tokens, EventWebhooksModule),
         ...(config.runtime.dispatcherEnabled ? [DispatcherModule] : []),
       ],
-      controllers: [OpsController, AdminAccountsController],
+      controllers: [OpsController, AdminAccountsController, ...EVENT_WEBHOOK_CONTROLLERS],
       providers: [
         { provide: OperatorTokens, useValue: tokens },
         { provide: Metrics, useValue: metrics },

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController } from 'fastify';
+import { FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -24,7 +24,7 @@ export interface ApiAppOptions {
 /** Builds the API application (used by main.ts and by the end-to-end tests alike). */
 export async function createApiApp({ config, tokens, logger }: ApiAppOptions): Promise<NestFastifyApplication> {
   const metrics = new Metrics();
-  const adapter = new FastifyAdapter({
+  const adapter = new ContractFastifyAdapter({
     loggerInstance: logger,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     // Access lines are written by the onResponse hook below (with the /hooks token redacted).
@@ -61,12 +61,19 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   setUpDocs(app);
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
-  // Nest's own Fastify error handler (installed by init) turns parser errors into plain
-  // HttpExceptions and loses their codes; ours maps them (415, 413, invalid JSON) exactly.
-  // Unknown routes go through Nest's not-found handler and the global filter.
-  fastify.setErrorHandler((error, request, reply) => sendContractError(error, request, reply));
   await fastify.ready();
   return app;
+}
+
+/**
+ * Nest's Fastify error handler turns Fastify's own errors (body parser: 415, 413, invalid JSON)
+ * into plain HttpExceptions and loses their codes; this one maps them exactly, the same way
+ * the global filter maps everything thrown by handlers.
+ */
+class ContractFastifyAdapter extends FastifyAdapter {
+  override setErrorHandler(_nestHandler: Parameters<FastifyAdapter['setErrorHandler']>[0]) {
+    return super.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => sendContractError(error, request, reply));
+  }
 }
 
 function setUpDocs(app: NestFastifyApplication): void {

@@ -2,6 +2,9 @@ import { BeforeApplicationShutdown, Inject, Logger, Module, OnApplicationBootstr
 import type { AppConfig } from '../../../config/load-config';
 import { APP_CONFIG } from '../../../config/config.token';
 import { WORK_HANDLERS, WorkHandler, WorkQueue, WorkSubscription } from '../../../libs/kernel/src';
+import { AutomationsModule, AutomationStepHandler } from '../../../libs/automations/src';
+import { SendStatusRetentionJobModule } from '../../../libs/send-status/src/send-status.module';
+import { DeliveryWorker, EventWebhooksModule } from '../../../libs/event-webhooks/src';
 
 /**
  * Subscribes every WorkHandler to its queue topic. Runs inside the API process under
@@ -9,11 +12,12 @@ import { WORK_HANDLERS, WorkHandler, WorkQueue, WorkSubscription } from '../../.
  * On shutdown it stops taking work and lets in-flight items finish or releases them.
  */
 @Module({
+  imports: [AutomationsModule, SendStatusRetentionJobModule, EventWebhooksModule],
   providers: [
     {
       provide: WORK_HANDLERS,
       useFactory: (...handlers: WorkHandler[]) => handlers,
-      inject: [],
+      inject: [AutomationStepHandler, DeliveryWorker],
     },
   ],
 })

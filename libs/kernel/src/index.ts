@@ -9,3 +9,4 @@ export * from './work-handler';
 export * from './address-policy';
 export * from './event-publisher';
 export * from './secret-box';
+export * from './job-lease';

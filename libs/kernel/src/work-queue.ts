@@ -3,6 +3,7 @@
  * stored in the same transaction (outbox) and reach workers only once it has committed.
  */
 export interface WorkItem {
+  /** 1-64 of A-Z a-z 0-9 _ - (topics name NATS subjects and durable consumers too): `webhook-delivery`. */
   topic: string;
   /** Small JSON object naming the work, e.g. `{ deliveryId }`; the database holds the truth. */
   payload: Record<string, unknown>;

@@ -1,5 +1,8 @@
 import { Accounts1732230000000 } from './1732230000000-accounts';
 import { InstallationSettings1732230000100 } from './1732230000100-installation-settings';
+import { EventWebhooks1732230001000 } from './1732230001000-event-webhooks';
+import { SendStatus1732230002000 } from './1732230002000-send-status';
+import { Automations1732230003000 } from './1732230003000-automations';
 import { WorkItems1732240000000 } from './1732240000000-work-items';
 import { Outbox1732240000001 } from './1732240000001-outbox';
 
@@ -7,6 +10,9 @@ import { Outbox1732240000001 } from './1732240000001-outbox';
 export const ALL_MIGRATIONS = [
   Accounts1732230000000,
   InstallationSettings1732230000100,
+  EventWebhooks1732230001000,
+  SendStatus1732230002000,
+  Automations1732230003000,
   WorkItems1732240000000,
   Outbox1732240000001,
 ];

@@ -1,0 +1,97 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsArray, IsInt, IsObject, IsOptional, IsString, Matches } from 'class-validator';
+
+/**
+ * Request shapes of the event-webhooks routes. They check types only; the rules (catalog types,
+ * limits, URL policy) are the domain's, so that both families and every caller share them.
+ * Field names are the same in both families (single words).
+ */
+export class CreateWebhookDto {
+  @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://crm.example.com/hooks/service' })
+  @IsString()
+  url!: string;
+
+  @ApiProperty({ type: [String], minItems: 1, maxItems: 50, example: ['email.delivered', 'email.bounced'], description: '1 to 50 distinct types of GET /v3/events/types' })
+  @IsArray()
+  events!: string[];
+
+  @ApiPropertyOptional({ maxLength: 500, nullable: true, example: 'CRM sync' })
+  @IsOptional()
+  @IsString()
+  description?: string | null;
+}
+
+export class UpdateWebhookDto {
+  @ApiPropertyOptional({ format: 'uri', maxLength: 2048 })
+  @IsOptional()
+  @IsString()
+  url?: string;
+
+  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: 50 })
+  @IsOptional()
+  @IsArray()
+  events?: string[];
+
+  @ApiPropertyOptional({ maxLength: 500, nullable: true, description: 'null clears it' })
+  @IsOptional()
+  @IsString()
+  description?: string | null;
+}
+
+export class TestWebhookDto {
+  @ApiPropertyOptional({ default: 'email.delivered', description: 'Type of the sample event' })
+  type?: string;
+}
+
+export class RecoverDto {
+  @ApiProperty({ format: 'date-time', example: '2025-11-22T00:00:00Z', description: 'Recover deliveries created at or after this time' })
+  @IsString()
+  since!: string;
+}
+
+export class ListDeliveriesQuery {
+  @ApiPropertyOptional({ enum: ['pending', 'retrying', 'succeeded', 'failed', 'skipped', 'cancelled'] })
+  @IsOptional()
+  @IsString()
+  status?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Matches(/^\d{1,6}$/, { message: 'limit must be an integer from 1 to 100' })
+  limit?: string;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}
+
+export class PublishEventDto {
+  @ApiProperty({ example: 42 })
+  @IsInt()
+  accountId!: number;
+
+  @ApiProperty({ example: 'email.delivered' })
+  @IsString()
+  type!: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Checked against the schema of its type', example: { email: 'jane@example.com', idSending: 1001, sendingType: 1, diagCode: '250 2.0.0 OK', deliveredAt: '2025-11-22T02:00:00.000Z' } })
+  @IsObject()
+  data!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ example: 'evt_order_1001_delivered', description: 'Your idempotency key: a repeated id is accepted once. Generated when absent.' })
+  @IsOptional()
+  @IsString()
+  id?: string;
+
+  @ApiPropertyOptional({ example: 1732238400, description: 'Unix seconds; now when absent' })
+  @IsOptional()
+  @IsInt()
+  created?: number;
+}
+
+export class PublishEventBatchDto {
+  @ApiProperty({ type: [PublishEventDto], maxItems: 1000 })
+  @IsArray()
+  events!: unknown[];
+}

@@ -1,0 +1,29 @@
+import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { SendStatusRetentionService } from '../../../../libs/send-status/src';
+import { AdminTokenGuard } from '../http/guards';
+import { PurgeSendStatusView } from './send-status.dto';
+
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@ApiUnauthorizedResponse({ description: 'Missing or wrong ADMIN_TOKEN' })
+@UseGuards(AdminTokenGuard)
+@Controller('admin/maintenance')
+export class AdminSendStatusController {
+  constructor(private readonly retention: SendStatusRetentionService) {}
+
+  @Post('purge-send-status')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Run the send-status retention purge now',
+    description:
+      'Deletes the sends created more than SEND_STATUS_RETENTION_DAYS days ago, with their history, 1000 per transaction; ' +
+      'they are not_found afterwards. The dispatchers also run it at start and daily. When another process is purging, ' +
+      'waits for it (up to 60 s) and then runs.',
+  })
+  @ApiOkResponse({ type: PurgeSendStatusView })
+  @ApiServiceUnavailableResponse({ description: 'unavailable: another purge kept the lease for more than 60 s, or storage is down' })
+  async purge(): Promise<PurgeSendStatusView> {
+    return { purged: await this.retention.purgeNow() };
+  }
+}

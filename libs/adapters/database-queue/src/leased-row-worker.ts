@@ -1,0 +1,204 @@
+import { Clock, WorkOutcome } from '../../../kernel/src';
+import { ClaimedRow, LeasedRows } from './leased-rows';
+import { describeError, isWorkOutcome, QueueLogger } from './work-items';
+
+export interface LeasedRowWorkerOptions {
+  /** Rows of this topic only; null takes every topic (the outbox relay). */
+  topic: string | null;
+  /** Rows held at once; only free slots are claimed. */
+  concurrency: number;
+  leaseMs: number;
+  /** Look for due rows this often (other processes' work, delayed rows, expired leases). */
+  pollIntervalMs: number;
+  /** When a row whose handler threw is offered again. */
+  retryAfterFailure(row: ClaimedRow, nowMs: number): Date;
+  /** While false, nothing is claimed and rows simply wait (the relay while NATS is down). */
+  canClaim?: () => boolean;
+  /** Names the loop in log lines. */
+  label: string;
+}
+
+interface Held {
+  row: ClaimedRow;
+  released: boolean;
+}
+
+/**
+ * Runs a handler over leased rows of one table: claims only free slots, renews the leases of
+ * rows in hand every leaseMs/3, applies the outcome under the lease token, and on stop gives
+ * back what is still running. Woken at once by `wake()` (same-process enqueue) and by a poll.
+ */
+export class LeasedRowWorker {
+  private readonly held = new Map<string, Held>();
+  private readonly idleWaiters = new Set<() => void>();
+  private pollTimer: NodeJS.Timeout | null = null;
+  private renewTimer: NodeJS.Timeout | null = null;
+  private pumping: Promise<void> | null = null;
+  private wakeAgain = false;
+  private stopping = false;
+  private stopped: Promise<void> | null = null;
+  private failing = false;
+
+  constructor(
+    private readonly rows: LeasedRows,
+    private readonly clock: Clock,
+    private readonly handler: (row: ClaimedRow) => Promise<WorkOutcome>,
+    private readonly options: LeasedRowWorkerOptions,
+    private readonly logger: QueueLogger,
+  ) {}
+
+  start(): void {
+    this.pollTimer = setInterval(() => this.wake(), this.options.pollIntervalMs);
+    this.renewTimer = setInterval(() => void this.renew(), Math.max(Math.floor(this.options.leaseMs / 3), 1));
+    this.wake();
+  }
+
+  wake(): void {
+    if (this.stopping) return;
+    if (this.pumping) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+      // A wake that came after the pump's last look must not wait for the next poll.
+      if (this.wakeAgain) this.wake();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    do {
+      this.wakeAgain = false;
+      try {
+        await this.claimFreeSlots();
+        this.noteRecovered();
+      } catch (error) {
+        this.noteFailure('claim', error);
+        return;
+      }
+    } while (this.wakeAgain && !this.stopping);
+  }
+
+  private async claimFreeSlots(): Promise<void> {
+    const { topic, concurrency, leaseMs, canClaim } = this.options;
+    for (;;) {
+      const free = concurrency - this.held.size;
+      if (this.stopping || free <= 0 || (canClaim && !canClaim())) return;
+      const now = this.clock.nowMs();
+      if (!(await this.rows.hasDue(topic, now))) return;
+      const claimed = await this.rows.claim(topic, free, now, leaseMs);
+      for (const row of claimed) this.run(row);
+      if (claimed.length < free) return;
+    }
+  }
+
+  private run(row: ClaimedRow): void {
+    if (this.stopping) {
+      // Claimed while stop() was starting: give it straight back.
+      this.rows.release([row.id], row.token, this.clock.nowMs()).catch(() => undefined);
+      return;
+    }
+    const entry: Held = { row, released: false };
+    this.held.set(row.id, entry);
+    void this.handle(entry).finally(() => {
+      if (this.held.get(row.id) === entry) this.held.delete(row.id);
+      if (this.held.size === 0) for (const resolve of this.idleWaiters) resolve();
+      this.wake();
+    });
+  }
+
+  private async handle(entry: Held): Promise<void> {
+    const { row } = entry;
+    let outcome: WorkOutcome;
+    try {
+      const result: unknown = await this.handler(row);
+      if (!isWorkOutcome(result)) throw new Error(`handler returned ${JSON.stringify(result)}, not a work outcome`);
+      outcome = result;
+    } catch (error) {
+      outcome = { kind: 'retry', at: this.options.retryAfterFailure(row, this.clock.nowMs()) };
+      this.logger.warn(`${this.options.label}: handler failed for ${row.id} (delivery ${row.deliveryCount}), retrying at ${outcome.at.toISOString()}: ${describeError(error)}`);
+    }
+    if (entry.released) return;
+    try {
+      const kept =
+        outcome.kind === 'retry' ? await this.rows.reschedule(row.id, row.token, outcome.at.getTime()) : await this.rows.complete(row.id, row.token);
+      if (outcome.kind === 'drop') this.logger.warn(`${this.options.label}: dropped ${row.id}: ${outcome.reason}`);
+      if (!kept) this.logger.warn(`${this.options.label}: lease of ${row.id} expired before its outcome (${outcome.kind}); it may run twice`);
+    } catch (error) {
+      // The lease runs out and the row is taken again: at-least-once.
+      this.logger.warn(`${this.options.label}: could not record outcome ${outcome.kind} of ${row.id}: ${describeError(error)}`);
+    }
+  }
+
+  private async renew(): Promise<void> {
+    const until = this.clock.nowMs() + this.options.leaseMs;
+    for (const [token, ids] of this.byToken()) {
+      try {
+        await this.rows.renew(ids, token, until);
+      } catch (error) {
+        this.noteFailure('lease renewal', error);
+      }
+    }
+  }
+
+  /** Stops claiming, waits up to graceMs for rows in hand, then releases the rest. */
+  stop(graceMs = 0): Promise<void> {
+    this.stopped ??= this.shutdown(graceMs);
+    return this.stopped;
+  }
+
+  private async shutdown(graceMs: number): Promise<void> {
+    this.stopping = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    await this.pumping;
+    if (this.held.size > 0 && graceMs > 0) {
+      let resolveIdle!: () => void;
+      const idle = new Promise<void>((resolve) => (resolveIdle = resolve));
+      this.idleWaiters.add(resolveIdle);
+      const timer = setTimeout(resolveIdle, graceMs);
+      await idle;
+      clearTimeout(timer);
+      this.idleWaiters.delete(resolveIdle);
+    }
+    await this.releaseAll();
+    if (this.renewTimer) clearInterval(this.renewTimer);
+  }
+
+  private async releaseAll(): Promise<void> {
+    const now = this.clock.nowMs();
+    const groups = this.byToken();
+    for (const entry of this.held.values()) entry.released = true;
+    this.held.clear();
+    for (const [token, ids] of groups) {
+      try {
+        await this.rows.release(ids, token, now);
+      } catch (error) {
+        this.logger.warn(`${this.options.label}: could not release ${ids.length} item(s), they return when the lease expires: ${describeError(error)}`);
+      }
+    }
+  }
+
+  private byToken(): Map<string, string[]> {
+    const groups = new Map<string, string[]>();
+    for (const { row, released } of this.held.values()) {
+      if (released) continue;
+      const ids = groups.get(row.token) ?? [];
+      ids.push(row.id);
+      groups.set(row.token, ids);
+    }
+    return groups;
+  }
+
+  /** One line when the database starts failing and one when it answers again, not one per poll. */
+  private noteFailure(what: string, error: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    this.logger.warn(`${this.options.label}: ${what} failed, retrying every ${this.options.pollIntervalMs} ms: ${describeError(error)}`);
+  }
+
+  private noteRecovered(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.logger.log(`${this.options.label}: claiming works again`);
+  }
+}

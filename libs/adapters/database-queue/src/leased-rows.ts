@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { TypeormDatabase } from '../../typeorm/src/typeorm-database';
+
+/**
+ * The lease-claim SQL shared by the database queue (`work_items`) and the NATS outbox relay
+ * (`outbox`). A row is free when `available_at <= now`; claiming it moves `available_at` to the
+ * lease expiry and stamps a fresh `lease_token`, so a row whose worker died becomes free again
+ * by itself. Every later write names the token, so a worker that lost its lease changes nothing.
+ */
+export interface NewLeasedRow {
+  id: string;
+  topic: string;
+  payload: string;
+  dedupKey: string | null;
+  availableAt: number;
+  /** Table-specific columns (see LeasedTable.extraColumns). */
+  extra?: Record<string, string | number>;
+}
+
+export interface ClaimedRow {
+  id: string;
+  topic: string;
+  payload: string;
+  /** Claims so far, this one included. */
+  deliveryCount: number;
+  token: string;
+  extra: Record<string, unknown>;
+}
+
+export interface LeasedTable {
+  name: 'work_items' | 'outbox';
+  extraColumns: readonly string[];
+}
+
+const INSERT_CHUNK = 200;
+
+export class LeasedRows {
+  private readonly columns: string;
+
+  constructor(
+    private readonly db: TypeormDatabase,
+    private readonly table: LeasedTable,
+  ) {
+    this.columns = ['id', 'topic', 'payload', 'delivery_count', ...table.extraColumns].join(', ');
+  }
+
+  /** Inserts in the ambient transaction; a row whose (topic, dedup key) is already stored is skipped. */
+  async insert(rows: NewLeasedRow[], nowMs: number): Promise<void> {
+    const keyed = rows.filter((r) => r.dedupKey !== null);
+    const plain = rows.filter((r) => r.dedupKey === null);
+    // Plain rows get a plain INSERT: MySQL's INSERT IGNORE would also swallow real errors.
+    for (const [batch, ignore] of [
+      [plain, false],
+      [keyed, true],
+    ] as const) {
+      for (let i = 0; i < batch.length; i += INSERT_CHUNK) await this.insertChunk(batch.slice(i, i + INSERT_CHUNK), ignore, nowMs);
+    }
+  }
+
+  private async insertChunk(rows: NewLeasedRow[], ignore: boolean, nowMs: number): Promise<void> {
+    if (rows.length === 0) return;
+    const extra = this.table.extraColumns;
+    const names = ['id', 'topic', 'payload', 'dedup_key', 'available_at', 'lease_token', 'delivery_count', 'created_at', ...extra];
+    const tuple = `(${names.map(() => '?').join(', ')})`;
+    const params: unknown[] = [];
+    for (const r of rows) {
+      params.push(r.id, r.topic, r.payload, r.dedupKey, r.availableAt, null, 0, nowMs);
+      for (const column of extra) params.push(r.extra?.[column] ?? null);
+    }
+    const verb = ignore ? this.db.insertIgnore() : 'INSERT';
+    await this.db.exec(`${verb} INTO ${this.table.name} (${names.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`, params);
+  }
+
+  /** Cheap non-locking look before a claim, so idle polls never take a write lock. */
+  async hasDue(topic: string | null, nowMs: number): Promise<boolean> {
+    const [where, params] = this.dueFilter(topic, nowMs);
+    const rows = await this.db.query(`SELECT 1 AS due FROM ${this.table.name} WHERE ${where} LIMIT 1`, params);
+    return rows.length > 0;
+  }
+
+  /** Leases up to `limit` due rows (oldest due first) until `nowMs + leaseMs`. */
+  async claim(topic: string | null, limit: number, nowMs: number, leaseMs: number): Promise<ClaimedRow[]> {
+    if (limit <= 0) return [];
+    const token = randomUUID();
+    const [where, params] = this.dueFilter(topic, nowMs);
+    const set = 'available_at = ?, lease_token = ?, delivery_count = delivery_count + 1';
+    const setParams = [nowMs + leaseMs, token];
+    const pick = `SELECT id FROM ${this.table.name} WHERE ${where} ORDER BY available_at LIMIT ${Math.floor(limit)}`;
+    let rows: Array<Record<string, unknown>>;
+    if (this.db.dialect === 'sqlite') {
+      // One statement takes SQLite's writer lock at once, which makes it atomic across processes.
+      rows = await this.db.query(`UPDATE ${this.table.name} SET ${set} WHERE id IN (${pick}) RETURNING ${this.columns}`, [...setParams, ...params]);
+    } else {
+      rows = await this.db.transaction(async () => {
+        const picked = await this.db.query<{ id: string }>(`${pick} FOR UPDATE SKIP LOCKED`, params);
+        if (picked.length === 0) return [];
+        const ids = picked.map((r) => r.id);
+        await this.db.exec(`UPDATE ${this.table.name} SET ${set} WHERE id IN (${marks(ids)})`, [...setParams, ...ids]);
+        return this.db.query(`SELECT ${this.columns} FROM ${this.table.name} WHERE id IN (${marks(ids)})`, ids);
+      });
+    }
+    return rows.map((r) => this.toClaimed(r, token));
+  }
+
+  /** Extends the lease of rows still held under `token`; returns how many still are. */
+  async renew(ids: string[], token: string, untilMs: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db.exec(`UPDATE ${this.table.name} SET available_at = ? WHERE id IN (${marks(ids)}) AND lease_token = ?`, [untilMs, ...ids, token]);
+    return result.affected;
+  }
+
+  /** Done with the row (ack). False when the lease was lost meanwhile. */
+  async complete(id: string, token: string): Promise<boolean> {
+    const result = await this.db.exec(`DELETE FROM ${this.table.name} WHERE id = ? AND lease_token = ?`, [id, token]);
+    return result.affected > 0;
+  }
+
+  /** Frees the row again from `atMs` on. False when the lease was lost meanwhile. */
+  async reschedule(id: string, token: string, atMs: number): Promise<boolean> {
+    const result = await this.db.exec(`UPDATE ${this.table.name} SET available_at = ?, lease_token = NULL WHERE id = ? AND lease_token = ?`, [atMs, id, token]);
+    return result.affected > 0;
+  }
+
+  /** Gives leased rows back for anyone to take at once. */
+  async release(ids: string[], token: string, nowMs: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.exec(`UPDATE ${this.table.name} SET available_at = ?, lease_token = NULL WHERE id IN (${marks(ids)}) AND lease_token = ?`, [nowMs, ...ids, token]);
+  }
+
+  /** Rows among `ids` that exist and nobody holds (what the outbox fast path may still publish). */
+  async unleased(ids: string[]): Promise<Array<Omit<ClaimedRow, 'token'>>> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query(`SELECT ${this.columns} FROM ${this.table.name} WHERE id IN (${marks(ids)}) AND lease_token IS NULL`, ids);
+    return rows.map((r) => this.toClaimed(r, ''));
+  }
+
+  /** Deletes rows whatever their lease (the outbox fast path, after JetStream has them). */
+  async deleteByIds(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.exec(`DELETE FROM ${this.table.name} WHERE id IN (${marks(ids)})`, ids);
+  }
+
+  private dueFilter(topic: string | null, nowMs: number): [string, unknown[]] {
+    return topic === null ? ['available_at <= ?', [nowMs]] : ['topic = ? AND available_at <= ?', [topic, nowMs]];
+  }
+
+  private toClaimed(row: Record<string, unknown>, token: string): ClaimedRow {
+    const extra: Record<string, unknown> = {};
+    for (const column of this.table.extraColumns) extra[column] = row[column];
+    return {
+      id: String(row.id),
+      topic: String(row.topic),
+      payload: String(row.payload),
+      deliveryCount: Number(row.delivery_count),
+      token,
+      extra,
+    };
+  }
+}
+
+function marks(values: unknown[]): string {
+  return values.map(() => '?').join(', ');
+}

@@ -1,0 +1,65 @@
+import { LoggerService } from '@nestjs/common';
+import { WorkItem, WorkOutcome } from '../../../kernel/src';
+
+/** Rules and small helpers both queue adapters share. */
+
+export type QueueLogger = Pick<LoggerService, 'log' | 'warn' | 'error'>;
+
+/** Topics name tables' rows, NATS subjects and durable consumers alike, hence the narrow alphabet. */
+const TOPIC = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_KEY_LENGTH = 191;
+
+export function assertTopic(topic: string): void {
+  if (!TOPIC.test(topic)) throw new Error(`work topic "${topic}" must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -`);
+}
+
+export function assertWorkItems(items: WorkItem[]): void {
+  for (const item of items) {
+    assertTopic(item.topic);
+    if (item.key !== undefined && (item.key.length === 0 || item.key.length > MAX_KEY_LENGTH)) {
+      throw new Error(`work key must be 1 to ${MAX_KEY_LENGTH} characters (topic ${item.topic})`);
+    }
+    if (item.runAt !== undefined && Number.isNaN(item.runAt.getTime())) throw new Error(`work runAt is not a valid date (topic ${item.topic})`);
+    if (item.payload === null || typeof item.payload !== 'object') throw new Error(`work payload must be an object (topic ${item.topic})`);
+  }
+}
+
+export interface FailureBackoff {
+  /** First delay after a handler throws (default 2 s), doubling per delivery. */
+  baseMs: number;
+  /** Cap (default 5 min). */
+  maxMs: number;
+}
+
+export const DEFAULT_FAILURE_BACKOFF: FailureBackoff = { baseMs: 2_000, maxMs: 300_000 };
+
+/** When an item whose handler threw is offered again: base × 2^(deliveries − 1), capped. */
+export function failureRetryAt(nowMs: number, deliveryCount: number, backoff: FailureBackoff): Date {
+  const exponent = Math.min(Math.max(deliveryCount - 1, 0), 30);
+  return new Date(nowMs + Math.min(backoff.baseMs * 2 ** exponent, backoff.maxMs));
+}
+
+export function isWorkOutcome(value: unknown): value is WorkOutcome {
+  if (!value || typeof value !== 'object') return false;
+  const outcome = value as { kind?: unknown; at?: unknown };
+  if (outcome.kind === 'done' || outcome.kind === 'drop') return true;
+  return outcome.kind === 'retry' && outcome.at instanceof Date && !Number.isNaN(outcome.at.getTime());
+}
+
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

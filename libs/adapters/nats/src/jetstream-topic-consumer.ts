@@ -1,0 +1,248 @@
+import { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import { Clock, ReceivedWork, WorkHandlerFn, WorkOutcome } from '../../../kernel/src';
+import { describeError, FailureBackoff, failureRetryAt, isWorkOutcome, QueueLogger, sleep } from '../../database-queue/src/work-items';
+import { JetStreamTopology } from './jetstream-topology';
+import { NatsLink } from './nats-link';
+import { decodeEnvelope } from './work-message';
+
+export interface TopicConsumerOptions {
+  topic: string;
+  concurrency: number;
+  ackWaitMs: number;
+  maxAckPending: number;
+  /** How long one pull request waits on the server for messages (min 1000). */
+  fetchExpiresMs: number;
+  failureBackoff: FailureBackoff;
+}
+
+/** Stores the retry as an outbox row due at `at` (the delay lives in SQL, never in a held nak). */
+export type ScheduleRetry = (work: ReceivedWork, at: Date) => Promise<void>;
+
+interface InFlight {
+  released: boolean;
+  working: NodeJS.Timeout;
+}
+
+/**
+ * Pulls one topic's durable consumer with bounded in-flight work: pull requests only ever ask for
+ * free slots (in flight + asked for <= concurrency). Acks by outcome, keeps long handlers alive
+ * with `working()`, and on stop naks (without delay) what is still running.
+ */
+export class JetStreamTopicConsumer {
+  private readonly inFlight = new Map<JsMsg, InFlight>();
+  private readonly fetches = new Set<ConsumerMessages>();
+  private readonly fetchTasks = new Set<Promise<void>>();
+  private readonly stopSignal = new AbortController();
+  private reserved = 0;
+  private reattach = false;
+  private changed: () => void = () => undefined;
+  private loop: Promise<void> | null = null;
+  private stopped: Promise<void> | null = null;
+  private failing = false;
+  private readonly unsubscribeReconnect: () => void;
+
+  constructor(
+    private readonly link: NatsLink,
+    private readonly topology: JetStreamTopology,
+    private readonly handler: WorkHandlerFn,
+    private readonly scheduleRetry: ScheduleRetry,
+    private readonly clock: Clock,
+    private readonly options: TopicConsumerOptions,
+    private readonly logger: QueueLogger,
+  ) {
+    this.unsubscribeReconnect = link.onReconnect(() => this.closeFetches());
+  }
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    const stop = this.stopSignal.signal;
+    while (!stop.aborted) {
+      const consumer = await this.attach();
+      if (!consumer) return;
+      this.reattach = false;
+      await this.pull(consumer);
+    }
+  }
+
+  /** Waits for NATS, makes sure the durable exists, binds to it. Null once stopping. */
+  private async attach(): Promise<Consumer | null> {
+    const { topic, ackWaitMs, maxAckPending } = this.options;
+    const stop = this.stopSignal.signal;
+    while (!stop.aborted) {
+      const handles = await this.link.whenUp(stop);
+      if (!handles) return null;
+      try {
+        await this.topology.ensureConsumer(handles.jsm, topic, { ackWaitMs, maxAckPending });
+        return await handles.js.consumers.get(this.topology.stream, this.topology.durable(topic));
+      } catch (error) {
+        this.noteFailure('binding the consumer', error);
+        await sleep(1_000, stop);
+      }
+    }
+    return null;
+  }
+
+  private async pull(consumer: Consumer): Promise<void> {
+    const { concurrency } = this.options;
+    // Asking for a handful of slots at a time keeps pull requests few while work flows.
+    const refill = Math.max(1, Math.ceil(concurrency / 4));
+    while (!this.stopSignal.signal.aborted && !this.reattach) {
+      const free = concurrency - this.inFlight.size - this.reserved;
+      if (free <= 0 || (this.fetches.size > 0 && free < refill)) {
+        await this.nextChange();
+        continue;
+      }
+      this.reserved += free;
+      const task = this.fetch(consumer, free).finally(() => {
+        this.fetchTasks.delete(task);
+        this.notify();
+      });
+      this.fetchTasks.add(task);
+    }
+  }
+
+  private async fetch(consumer: Consumer, count: number): Promise<void> {
+    let received = 0;
+    let messages: ConsumerMessages | null = null;
+    const startedAt = Date.now();
+    try {
+      messages = await consumer.fetch({ max_messages: count, expires: this.options.fetchExpiresMs });
+      this.fetches.add(messages);
+      for await (const msg of messages) {
+        received++;
+        this.reserved--;
+        if (this.stopSignal.signal.aborted) safely(() => msg.nak());
+        else this.handle(msg);
+      }
+      this.noteRecovered();
+      // A pull the server ends at once with nothing (e.g. max_ack_pending reached) must not spin.
+      if (received === 0 && Date.now() - startedAt < 200) await sleep(250, this.stopSignal.signal);
+    } catch (error) {
+      this.noteFailure('pulling', error);
+      this.reattach = true;
+      await sleep(1_000, this.stopSignal.signal);
+    } finally {
+      if (messages) this.fetches.delete(messages);
+      this.reserved -= count - received;
+    }
+  }
+
+  private handle(msg: JsMsg): void {
+    const entry: InFlight = {
+      released: false,
+      working: setInterval(() => safely(() => msg.working()), Math.max(Math.floor(this.options.ackWaitMs / 3), 100)),
+    };
+    this.inFlight.set(msg, entry);
+    void this.process(msg, entry).finally(() => {
+      clearInterval(entry.working);
+      this.inFlight.delete(msg);
+      this.notify();
+    });
+  }
+
+  private async process(msg: JsMsg, entry: InFlight): Promise<void> {
+    let work: ReceivedWork;
+    try {
+      work = this.toWork(msg);
+    } catch (error) {
+      this.logger.error(`work queue ${this.options.topic}: dropped unreadable message ${msg.seq}: ${describeError(error)}`);
+      safely(() => msg.ack());
+      return;
+    }
+    let outcome: WorkOutcome;
+    try {
+      const result: unknown = await this.handler(work);
+      if (!isWorkOutcome(result)) throw new Error(`handler returned ${JSON.stringify(result)}, not a work outcome`);
+      outcome = result;
+    } catch (error) {
+      outcome = { kind: 'retry', at: failureRetryAt(this.clock.nowMs(), work.deliveryCount, this.options.failureBackoff) };
+      this.logger.warn(`work queue ${work.topic}: handler failed for ${work.id} (delivery ${work.deliveryCount}), retrying at ${outcome.at.toISOString()}: ${describeError(error)}`);
+    }
+    if (entry.released) return;
+    if (outcome.kind === 'retry') {
+      try {
+        await this.scheduleRetry(work, outcome.at);
+      } catch (error) {
+        // Left unacked: JetStream hands it out again after the ack wait.
+        this.logger.warn(`work queue ${work.topic}: could not store the retry of ${work.id}, it returns after the ack wait: ${describeError(error)}`);
+        return;
+      }
+    }
+    if (outcome.kind === 'drop') this.logger.warn(`work queue ${work.topic}: dropped ${work.id}: ${outcome.reason}`);
+    if (!entry.released) safely(() => msg.ack());
+  }
+
+  private toWork(msg: JsMsg): ReceivedWork {
+    const { id, prior, payload } = decodeEnvelope(msg.string());
+    return { id, topic: this.options.topic, payload, deliveryCount: prior + msg.info.deliveryCount };
+  }
+
+  /** Stops pulling, waits up to graceMs for work in hand, naks the rest for immediate redelivery. */
+  stop(graceMs = 0): Promise<void> {
+    this.stopped ??= this.shutdown(graceMs);
+    return this.stopped;
+  }
+
+  private async shutdown(graceMs: number): Promise<void> {
+    this.stopSignal.abort();
+    this.unsubscribeReconnect();
+    this.closeFetches();
+    this.notify();
+    await this.loop;
+    await Promise.all([...this.fetchTasks]);
+    const deadline = Date.now() + graceMs;
+    while (this.inFlight.size > 0 && Date.now() < deadline) {
+      await Promise.race([this.nextChange(), sleep(deadline - Date.now())]);
+    }
+    for (const [msg, entry] of this.inFlight) {
+      entry.released = true;
+      clearInterval(entry.working);
+      safely(() => msg.nak());
+    }
+    this.inFlight.clear();
+  }
+
+  private closeFetches(): void {
+    for (const messages of this.fetches) void messages.close().catch(() => undefined);
+  }
+
+  private nextChange(): Promise<void> {
+    return new Promise((resolve) => {
+      const previous = this.changed;
+      this.changed = () => {
+        previous();
+        resolve();
+      };
+    });
+  }
+
+  private notify(): void {
+    const changed = this.changed;
+    this.changed = () => undefined;
+    changed();
+  }
+
+  private noteFailure(what: string, error: unknown): void {
+    if (this.stopSignal.signal.aborted || this.failing) return;
+    this.failing = true;
+    this.logger.warn(`work queue ${this.options.topic}: ${what} failed, retrying: ${describeError(error)}`);
+  }
+
+  private noteRecovered(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.logger.log(`work queue ${this.options.topic}: pulling works again`);
+  }
+}
+
+/** Acks and friends throw once the connection is closed; the server redelivers anyway. */
+function safely(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // nothing to do: the message comes back after the ack wait
+  }
+}

@@ -1,0 +1,75 @@
+import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, JetStreamManager, ReplayPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+
+/**
+ * Names and server-side setup of one installation's work stream: `${prefix}_work` holds
+ * `${prefix}.work.<topic>`, one durable pull consumer `${prefix}_<topic>` per topic. Everything
+ * is created or brought up to date at start, so any process may be the first one.
+ */
+export class JetStreamTopology {
+  readonly stream: string;
+
+  constructor(readonly prefix: string) {
+    this.stream = `${prefix}_work`;
+  }
+
+  subject(topic: string): string {
+    return `${this.prefix}.work.${topic}`;
+  }
+
+  durable(topic: string): string {
+    return `${this.prefix}_${topic}`;
+  }
+
+  async ensureStream(jsm: JetStreamManager): Promise<void> {
+    const wanted = {
+      subjects: [`${this.prefix}.work.>`],
+      // The window in which a re-published outbox row (same Nats-Msg-Id) is dropped as a duplicate.
+      duplicate_window: nanos(120_000),
+    };
+    try {
+      const info = await jsm.streams.info(this.stream);
+      const same = info.config.subjects?.join() === wanted.subjects.join() && info.config.duplicate_window === wanted.duplicate_window;
+      if (!same) await jsm.streams.update(this.stream, wanted);
+    } catch (error) {
+      if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+      await jsm.streams.add({
+        name: this.stream,
+        retention: RetentionPolicy.Workqueue,
+        storage: StorageType.File,
+        ...wanted,
+      });
+    }
+  }
+
+  async ensureConsumer(jsm: JetStreamManager, topic: string, settings: { ackWaitMs: number; maxAckPending: number }): Promise<void> {
+    const durable = this.durable(topic);
+    const tunable = { ack_wait: nanos(settings.ackWaitMs), max_ack_pending: settings.maxAckPending };
+    try {
+      const info = await jsm.consumers.info(this.stream, durable);
+      if (info.config.ack_wait !== tunable.ack_wait || info.config.max_ack_pending !== tunable.max_ack_pending) {
+        await jsm.consumers.update(this.stream, durable, tunable);
+      }
+    } catch (error) {
+      if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+      await jsm.consumers.add(this.stream, {
+        durable_name: durable,
+        filter_subject: this.subject(topic),
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        replay_policy: ReplayPolicy.Instant,
+        // Never give up on a message: retries are scheduled by the handler's outcome, not here.
+        max_deliver: -1,
+        ...tunable,
+      });
+    }
+  }
+}
+
+/** JetStream durations are nanoseconds. */
+function nanos(ms: number): number {
+  return ms * 1_000_000;
+}
+
+function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}

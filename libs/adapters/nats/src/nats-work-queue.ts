@@ -1,0 +1,232 @@
+import { Logger } from '@nestjs/common';
+import { Clock, ConsumeOptions, newId, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
+import { LeasedRowWorker } from '../../database-queue/src/leased-row-worker';
+import { ClaimedRow, LeasedRows, NewLeasedRow } from '../../database-queue/src/leased-rows';
+import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../../database-queue/src/work-items';
+import { TypeormDatabase } from '../../typeorm/src/typeorm-database';
+import { JetStreamTopicConsumer } from './jetstream-topic-consumer';
+import { JetStreamTopology } from './jetstream-topology';
+import { NatsConnect, NatsLink } from './nats-link';
+import { encodeEnvelope } from './work-message';
+
+export interface NatsWorkQueueOptions {
+  /** NATS server URL(s), comma-separated or a list. */
+  servers: string | string[];
+  /** Prefix of the stream, consumers and subjects of this installation. */
+  prefix: string;
+  /** How long a message handed to a worker stays invisible without an ack or working() (default 60 s). */
+  ackWaitMs?: number;
+  /** Unacked messages the server lets out per consumer, over all processes (default 10000). */
+  maxAckPending?: number;
+  /** How long one pull request waits on the server (default 5 s, min 1 s). */
+  fetchExpiresMs?: number;
+  /** How often the outbox relay looks for rows to hand over (default 250 ms). */
+  relayIntervalMs?: number;
+  /** Lease a relay takes on the outbox rows it publishes (default 30 s). */
+  relayLeaseMs?: number;
+  /** Outbox rows one relay publishes at once (default 100). */
+  relayBatch?: number;
+  /** A row whose publish failed is tried again after this (default 1 s). */
+  relayRetryMs?: number;
+  /** Wait for a publish ack and for JetStream API calls (default 2 s). */
+  requestTimeoutMs?: number;
+  reconnectTimeWaitMs?: number;
+  /** create() waits this long for the first connection, then carries on connecting in the background (default 2 s). */
+  startWaitMs?: number;
+  failureBackoff?: FailureBackoff;
+  logger?: QueueLogger;
+  /** The client's connect(), replaceable to watch or cut the connection (tests simulate a crash). */
+  connect?: NatsConnect;
+}
+
+/**
+ * The queue on NATS JetStream, for multi-process deployments. The SQL outbox makes the hand-over
+ * transactional: enqueue() stores rows in the caller's transaction, they are published right
+ * after commit when NATS is up, and the relay (in every process) publishes whatever is left or
+ * comes due. Delays (runAt, retry) wait in the outbox: this server version has no scheduled
+ * messages, and a delayed nak would hold a MaxAckPending slot for the whole delay.
+ */
+export class NatsWorkQueue extends WorkQueue {
+  private readonly outbox: LeasedRows;
+  private readonly topology: JetStreamTopology;
+  private readonly link: NatsLink;
+  private readonly relay: LeasedRowWorker;
+  private readonly consumers = new Set<JetStreamTopicConsumer>();
+  private readonly handOvers = new Set<Promise<void>>();
+  private readonly logger: QueueLogger;
+  private readonly settings: Required<Omit<NatsWorkQueueOptions, 'servers' | 'prefix' | 'logger' | 'connect'>>;
+
+  static async create(db: TypeormDatabase, clock: Clock, options: NatsWorkQueueOptions): Promise<NatsWorkQueue> {
+    const queue = new NatsWorkQueue(db, clock, options);
+    await queue.start();
+    return queue;
+  }
+
+  private constructor(
+    private readonly db: TypeormDatabase,
+    private readonly clock: Clock,
+    options: NatsWorkQueueOptions,
+  ) {
+    super();
+    this.logger = options.logger ?? new Logger(NatsWorkQueue.name);
+    this.settings = {
+      ackWaitMs: options.ackWaitMs ?? 60_000,
+      maxAckPending: options.maxAckPending ?? 10_000,
+      fetchExpiresMs: Math.max(options.fetchExpiresMs ?? 5_000, 1_000),
+      relayIntervalMs: options.relayIntervalMs ?? 250,
+      relayLeaseMs: options.relayLeaseMs ?? 30_000,
+      relayBatch: options.relayBatch ?? 100,
+      relayRetryMs: options.relayRetryMs ?? 1_000,
+      requestTimeoutMs: options.requestTimeoutMs ?? 2_000,
+      reconnectTimeWaitMs: options.reconnectTimeWaitMs ?? 250,
+      startWaitMs: options.startWaitMs ?? 2_000,
+      failureBackoff: options.failureBackoff ?? DEFAULT_FAILURE_BACKOFF,
+    };
+    this.outbox = new LeasedRows(db, { name: 'outbox', extraColumns: ['work_id', 'prior_deliveries'] });
+    this.topology = new JetStreamTopology(options.prefix);
+    const servers = (Array.isArray(options.servers) ? options.servers : options.servers.split(',')).map((s) => s.trim()).filter(Boolean);
+    this.link = new NatsLink({
+      servers,
+      name: `webhook-server-${process.pid}`,
+      requestTimeoutMs: this.settings.requestTimeoutMs,
+      reconnectTimeWaitMs: this.settings.reconnectTimeWaitMs,
+      setUp: (jsm) => this.topology.ensureStream(jsm),
+      logger: this.logger,
+      connect: options.connect,
+    });
+    this.relay = new LeasedRowWorker(
+      this.outbox,
+      clock,
+      async (row) => {
+        await this.publish(row);
+        return { kind: 'done' };
+      },
+      {
+        topic: null,
+        concurrency: this.settings.relayBatch,
+        leaseMs: this.settings.relayLeaseMs,
+        pollIntervalMs: this.settings.relayIntervalMs,
+        retryAfterFailure: (_row, nowMs) => new Date(nowMs + this.settings.relayRetryMs),
+        canClaim: () => this.link.up,
+        label: 'outbox relay',
+      },
+      this.logger,
+    );
+  }
+
+  private async start(): Promise<void> {
+    await this.link.start(this.settings.startWaitMs);
+    this.relay.start();
+  }
+
+  async enqueue(items: WorkItem[]): Promise<void> {
+    if (items.length === 0) return;
+    assertWorkItems(items);
+    const now = this.clock.nowMs();
+    await this.store(
+      items.map((item) => {
+        const id = newId('wrk', now);
+        return {
+          id,
+          topic: item.topic,
+          payload: JSON.stringify(item.payload),
+          dedupKey: item.key ?? null,
+          availableAt: item.runAt?.getTime() ?? now,
+          extra: { work_id: id, prior_deliveries: 0 },
+        };
+      }),
+    );
+  }
+
+  async consume(topic: string, handler: WorkHandlerFn, options: ConsumeOptions): Promise<WorkSubscription> {
+    assertTopic(topic);
+    const consumer = new JetStreamTopicConsumer(
+      this.link,
+      this.topology,
+      handler,
+      (work, at) => this.scheduleRetry(work, at),
+      this.clock,
+      {
+        topic,
+        concurrency: Math.max(1, Math.floor(options.concurrency)),
+        ackWaitMs: this.settings.ackWaitMs,
+        maxAckPending: this.settings.maxAckPending,
+        fetchExpiresMs: this.settings.fetchExpiresMs,
+        failureBackoff: this.settings.failureBackoff,
+      },
+      this.logger,
+    );
+    this.consumers.add(consumer);
+    consumer.start();
+    return {
+      stop: async (graceMs?: number) => {
+        await consumer.stop(graceMs);
+        this.consumers.delete(consumer);
+      },
+    };
+  }
+
+  /** Throws unless NATS answers a JetStream request now. */
+  async ping(): Promise<void> {
+    const handles = this.link.current;
+    if (!handles) throw new Error('NATS is not connected');
+    await handles.jsm.getAccountInfo();
+  }
+
+  async close(): Promise<void> {
+    const consumers = [...this.consumers];
+    this.consumers.clear();
+    await Promise.all(consumers.map((consumer) => consumer.stop(0)));
+    await this.relay.stop(0);
+    await Promise.all([...this.handOvers]);
+    await this.link.close();
+  }
+
+  /** A retry is a new outbox row due at `at`, carrying the work id and the deliveries so far. */
+  private scheduleRetry(work: ReceivedWork, at: Date): Promise<void> {
+    return this.store([
+      {
+        id: newId('wrk'),
+        topic: work.topic,
+        payload: JSON.stringify(work.payload),
+        dedupKey: null,
+        availableAt: at.getTime(),
+        extra: { work_id: work.id, prior_deliveries: work.deliveryCount },
+      },
+    ]);
+  }
+
+  private async store(rows: NewLeasedRow[]): Promise<void> {
+    const now = this.clock.nowMs();
+    await this.outbox.insert(rows, now);
+    const due = rows.filter((row) => row.availableAt <= now).map((row) => row.id);
+    if (due.length === 0) return;
+    this.db.afterCommit(() => {
+      // Not awaited: the caller's commit should not wait on NATS. The relay covers any failure.
+      const handOver = this.handOver(due).finally(() => this.handOvers.delete(handOver));
+      this.handOvers.add(handOver);
+    });
+  }
+
+  /** The fast path: publish just-committed rows at once instead of on the relay's next poll. */
+  private async handOver(ids: string[]): Promise<void> {
+    if (!this.link.up) return;
+    try {
+      // Re-read: rows skipped by a dedup key were never stored, and a relay may hold some already.
+      const rows = await this.outbox.unleased(ids);
+      const published: string[] = [];
+      await Promise.all(rows.map((row) => this.publish(row).then(() => published.push(row.id), () => undefined)));
+      await this.outbox.deleteByIds(published);
+    } catch (error) {
+      this.logger.warn(`outbox: immediate hand-over failed, the relay will retry: ${describeError(error)}`);
+    }
+  }
+
+  private async publish(row: Omit<ClaimedRow, 'token'>): Promise<void> {
+    const handles = this.link.current;
+    if (!handles) throw new Error('NATS is not connected');
+    const body = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.payload);
+    // msgID = row id: a row published twice (fast path and relay, or a lost delete) is stored once.
+    await handles.js.publish(this.topology.subject(row.topic), body, { msgID: row.id, timeout: this.settings.requestTimeoutMs });
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The body of a work message. Besides the payload it carries the work id and the deliveries
+ * before this publish, so a retry (re-published under a new outbox row id, which is the
+ * Nats-Msg-Id JetStream deduplicates on) keeps its id and continues its delivery count.
+ */
+export interface WorkEnvelope {
+  id: string;
+  prior: number;
+  payload: Record<string, unknown>;
+}
+
+export function encodeEnvelope(id: string, prior: number, payloadJson: string): string {
+  return `{"id":${JSON.stringify(id)},"prior":${Math.max(0, Math.floor(prior))},"payload":${payloadJson}}`;
+}
+
+export function decodeEnvelope(text: string): WorkEnvelope {
+  const body = JSON.parse(text) as Partial<WorkEnvelope>;
+  if (typeof body?.id !== 'string' || typeof body.prior !== 'number' || !body.payload || typeof body.payload !== 'object') {
+    throw new Error('not a work envelope');
+  }
+  return { id: body.id, prior: body.prior, payload: body.payload };
+}

@@ -1,0 +1,87 @@
+import { Run, RunRepository, RunStatus, RunStepState, WorkflowStep } from '../../../../automations/src';
+import { TypeormDatabase } from '../typeorm-database';
+
+interface RunRow {
+  id: string;
+  account_id: number | string;
+  workflow_id: string;
+  status: RunStatus;
+  trigger_body: string;
+  definition: string;
+  step_states: string;
+  step_index: number | string;
+  seq: number | string;
+  started_at: number | string;
+  finished_at: number | string | null;
+}
+
+const COLUMNS = 'id, account_id, workflow_id, status, trigger_body, definition, step_states, step_index, seq, started_at, finished_at';
+
+const toRun = (row: RunRow): Run => {
+  const definition = JSON.parse(row.definition) as { name: string; steps: WorkflowStep[] };
+  return {
+    id: row.id,
+    accountId: Number(row.account_id),
+    workflowId: row.workflow_id,
+    workflowName: definition.name,
+    steps: definition.steps,
+    status: row.status,
+    startedAt: new Date(Number(row.started_at)),
+    finishedAt: row.finished_at === null ? null : new Date(Number(row.finished_at)),
+    triggerBody: row.trigger_body,
+    stepIndex: Number(row.step_index),
+    seq: Number(row.seq),
+    stepStates: JSON.parse(row.step_states) as RunStepState[],
+  };
+};
+
+/**
+ * Runs in `automation_runs`: the trigger body stored once as received and never rewritten; each
+ * step of progress rewrites only the small state columns, guarded by `seq`.
+ */
+export class TypeormRunRepository extends RunRepository {
+  constructor(private readonly db: TypeormDatabase) {
+    super();
+  }
+
+  async insert(run: Run): Promise<void> {
+    await this.db.exec(`INSERT INTO automation_runs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      run.id,
+      run.accountId,
+      run.workflowId,
+      run.status,
+      run.triggerBody,
+      JSON.stringify({ name: run.workflowName, steps: run.steps }),
+      JSON.stringify(run.stepStates),
+      run.stepIndex,
+      run.seq,
+      run.startedAt.getTime(),
+      run.finishedAt?.getTime() ?? null,
+    ]);
+  }
+
+  async findById(id: string): Promise<Run | null> {
+    const [row] = await this.db.query<RunRow>(`SELECT ${COLUMNS} FROM automation_runs WHERE id = ?`, [id]);
+    return row ? toRun(row) : null;
+  }
+
+  async saveProgress(run: Run, expectedSeq: number): Promise<boolean> {
+    const { affected } = await this.db.exec(
+      'UPDATE automation_runs SET status = ?, step_states = ?, step_index = ?, seq = ?, finished_at = ? WHERE id = ? AND seq = ?',
+      [run.status, JSON.stringify(run.stepStates), run.stepIndex, run.seq, run.finishedAt?.getTime() ?? null, run.id, expectedSeq],
+    );
+    return affected > 0;
+  }
+
+  async listByWorkflow(accountId: number, workflowId: string, limit: number): Promise<Run[]> {
+    const rows = await this.db.query<RunRow>(
+      `SELECT ${COLUMNS} FROM automation_runs WHERE workflow_id = ? AND account_id = ? ORDER BY started_at DESC, id DESC LIMIT ?`,
+      [workflowId, accountId, limit],
+    );
+    return rows.map(toRun);
+  }
+
+  async deleteByWorkflow(accountId: number, workflowId: string): Promise<void> {
+    await this.db.exec('DELETE FROM automation_runs WHERE workflow_id = ? AND account_id = ?', [workflowId, accountId]);
+  }
+}

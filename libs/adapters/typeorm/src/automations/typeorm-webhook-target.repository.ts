@@ -1,0 +1,85 @@
+import { TargetUsage, WebhookTarget, WebhookTargetRepository } from '../../../../webhook-targets/src';
+import { TypeormDatabase } from '../typeorm-database';
+
+interface TargetRow {
+  id: string;
+  account_id: number | string;
+  name: string;
+  url: string;
+  headers: string;
+  signing_key_sealed: string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+const COLUMNS = 'id, account_id, name, url, headers, signing_key_sealed, created_at, updated_at';
+
+const toTarget = (row: TargetRow): WebhookTarget => ({
+  id: row.id,
+  accountId: Number(row.account_id),
+  name: row.name,
+  url: row.url,
+  headers: JSON.parse(row.headers) as Record<string, string>,
+  signingKeySealed: row.signing_key_sealed,
+  createdAt: new Date(Number(row.created_at)),
+  updatedAt: new Date(Number(row.updated_at)),
+});
+
+/** Webhook targets in `webhook_targets` (migration 1732230003000). */
+export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
+  constructor(private readonly db: TypeormDatabase) {
+    super();
+  }
+
+  async insert(target: WebhookTarget): Promise<void> {
+    await this.db.exec(`INSERT INTO webhook_targets (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+      target.id,
+      target.accountId,
+      target.name,
+      target.url,
+      JSON.stringify(target.headers),
+      target.signingKeySealed,
+      target.createdAt.getTime(),
+      target.updatedAt.getTime(),
+    ]);
+  }
+
+  async update(target: WebhookTarget): Promise<void> {
+    await this.db.exec('UPDATE webhook_targets SET name = ?, url = ?, headers = ?, signing_key_sealed = ?, updated_at = ? WHERE id = ? AND account_id = ?', [
+      target.name,
+      target.url,
+      JSON.stringify(target.headers),
+      target.signingKeySealed,
+      target.updatedAt.getTime(),
+      target.id,
+      target.accountId,
+    ]);
+  }
+
+  async findById(accountId: number, id: string): Promise<WebhookTarget | null> {
+    const [row] = await this.db.query<TargetRow>(`SELECT ${COLUMNS} FROM webhook_targets WHERE id = ? AND account_id = ?`, [id, accountId]);
+    return row ? toTarget(row) : null;
+  }
+
+  async listByAccount(accountId: number): Promise<WebhookTarget[]> {
+    return (await this.db.query<TargetRow>(`SELECT ${COLUMNS} FROM webhook_targets WHERE account_id = ? ORDER BY id`, [accountId])).map(toTarget);
+  }
+
+  async delete(accountId: number, id: string): Promise<boolean> {
+    return (await this.db.exec('DELETE FROM webhook_targets WHERE id = ? AND account_id = ?', [id, accountId])).affected > 0;
+  }
+}
+
+/** Answers from `workflow_targets`, which the workflow repository keeps in step with each workflow's steps. */
+export class TypeormTargetUsage extends TargetUsage {
+  constructor(private readonly db: TypeormDatabase) {
+    super();
+  }
+
+  async workflowsUsing(accountId: number, targetId: string): Promise<Array<{ id: string; name: string }>> {
+    return this.db.query<{ id: string; name: string }>(
+      'SELECT w.id, w.name FROM workflow_targets wt JOIN workflows w ON w.id = wt.workflow_id WHERE wt.target_id = ? AND wt.account_id = ? ORDER BY w.id',
+      [targetId, accountId],
+    );
+  }
+}

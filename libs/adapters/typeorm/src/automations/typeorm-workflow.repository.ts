@@ -1,0 +1,108 @@
+import { targetIdsOf, Workflow, WorkflowRepository, WorkflowState } from '../../../../automations/src';
+import { TypeormDatabase } from '../typeorm-database';
+
+interface WorkflowRow {
+  id: string;
+  account_id: number | string;
+  name: string;
+  state: WorkflowState;
+  definition: string;
+  trigger_token_hash: string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+const COLUMNS = 'id, account_id, name, state, definition, trigger_token_hash, created_at, updated_at';
+
+const toWorkflow = (row: WorkflowRow): Workflow => {
+  const { trigger, steps } = JSON.parse(row.definition) as Pick<Workflow, 'trigger' | 'steps'>;
+  return {
+    id: row.id,
+    accountId: Number(row.account_id),
+    name: row.name,
+    state: row.state,
+    trigger,
+    steps,
+    triggerTokenHash: row.trigger_token_hash,
+    createdAt: new Date(Number(row.created_at)),
+    updatedAt: new Date(Number(row.updated_at)),
+  };
+};
+
+/**
+ * Workflows in `workflows`, their trigger and steps as one JSON document, and the targets their
+ * steps call in `workflow_targets` (rewritten with every save, in the caller's transaction when
+ * there is one).
+ */
+export class TypeormWorkflowRepository extends WorkflowRepository {
+  constructor(private readonly db: TypeormDatabase) {
+    super();
+  }
+
+  async insert(workflow: Workflow): Promise<void> {
+    await this.db.transaction(async () => {
+      await this.db.exec(`INSERT INTO workflows (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+        workflow.id,
+        workflow.accountId,
+        workflow.name,
+        workflow.state,
+        definitionOf(workflow),
+        workflow.triggerTokenHash,
+        workflow.createdAt.getTime(),
+        workflow.updatedAt.getTime(),
+      ]);
+      await this.linkTargets(workflow);
+    });
+  }
+
+  async update(workflow: Workflow): Promise<void> {
+    await this.db.transaction(async () => {
+      await this.db.exec('UPDATE workflows SET name = ?, state = ?, definition = ?, trigger_token_hash = ?, updated_at = ? WHERE id = ? AND account_id = ?', [
+        workflow.name,
+        workflow.state,
+        definitionOf(workflow),
+        workflow.triggerTokenHash,
+        workflow.updatedAt.getTime(),
+        workflow.id,
+        workflow.accountId,
+      ]);
+      await this.db.exec('DELETE FROM workflow_targets WHERE workflow_id = ?', [workflow.id]);
+      await this.linkTargets(workflow);
+    });
+  }
+
+  async findById(accountId: number, id: string): Promise<Workflow | null> {
+    const [row] = await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE id = ? AND account_id = ?`, [id, accountId]);
+    return row ? toWorkflow(row) : null;
+  }
+
+  async listByAccount(accountId: number): Promise<Workflow[]> {
+    return (await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE account_id = ? ORDER BY id`, [accountId])).map(toWorkflow);
+  }
+
+  async delete(accountId: number, id: string): Promise<boolean> {
+    return this.db.transaction(async () => {
+      const { affected } = await this.db.exec('DELETE FROM workflows WHERE id = ? AND account_id = ?', [id, accountId]);
+      if (affected > 0) await this.db.exec('DELETE FROM workflow_targets WHERE workflow_id = ?', [id]);
+      return affected > 0;
+    });
+  }
+
+  async findActiveByTriggerTokenHash(tokenHash: string): Promise<Workflow | null> {
+    const [row] = await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE trigger_token_hash = ? AND state = 'active'`, [tokenHash]);
+    return row ? toWorkflow(row) : null;
+  }
+
+  private async linkTargets(workflow: Workflow): Promise<void> {
+    const ids = targetIdsOf(workflow.steps);
+    if (ids.length === 0) return;
+    await this.db.exec(
+      `INSERT INTO workflow_targets (workflow_id, target_id, account_id) VALUES ${ids.map(() => '(?, ?, ?)').join(', ')}`,
+      ids.flatMap((targetId) => [workflow.id, targetId, workflow.accountId]),
+    );
+  }
+}
+
+function definitionOf(workflow: Workflow): string {
+  return JSON.stringify({ trigger: workflow.trigger, steps: workflow.steps });
+}

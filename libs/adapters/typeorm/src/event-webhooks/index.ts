@@ -1,0 +1,14 @@
+import { DeliveryRepository } from '../../../../event-webhooks/src/deliveries/delivery.repository';
+import { EventRepository } from '../../../../event-webhooks/src/intake/event.repository';
+import { WebhookRepository } from '../../../../event-webhooks/src/webhooks/webhook.repository';
+import { TypeormDatabase } from '../typeorm-database';
+import { TypeormDeliveryRepository } from './typeorm-delivery.repository';
+import { TypeormEventRepository } from './typeorm-event.repository';
+import { TypeormWebhookRepository } from './typeorm-webhook.repository';
+
+/** Port -> adapter pairs of the event-webhooks lib, spread into typeorm-repositories.ts. */
+export const EVENT_WEBHOOK_REPOSITORIES: Array<[abstract new (...args: never[]) => object, new (db: TypeormDatabase) => object]> = [
+  [WebhookRepository, TypeormWebhookRepository],
+  [EventRepository, TypeormEventRepository],
+  [DeliveryRepository, TypeormDeliveryRepository],
+];

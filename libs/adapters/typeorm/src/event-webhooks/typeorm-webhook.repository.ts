@@ -1,0 +1,149 @@
+import { ApiFamily, Webhook, WebhookState } from '../../../../event-webhooks/src/webhooks/webhook';
+import { FailureCount, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
+import { TypeormDatabase } from '../typeorm-database';
+import { dateOrNull, placeholders } from './multi-row-insert';
+
+interface WebhookRow {
+  id: string;
+  account_id: number | string;
+  url: string;
+  events: string;
+  description: string | null;
+  state: WebhookState;
+  api_version: ApiFamily;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: number | string | null;
+  consecutive_failures: number | string;
+  disabled_at: number | string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+const COLUMNS =
+  'id, account_id, url, events, description, state, api_version, secret_sealed, previous_secret_sealed, previous_secret_expires_at, consecutive_failures, disabled_at, created_at, updated_at';
+
+function toWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    accountId: Number(row.account_id),
+    url: row.url,
+    events: JSON.parse(row.events) as string[],
+    description: row.description,
+    state: row.state,
+    apiVersion: row.api_version,
+    consecutiveFailures: Number(row.consecutive_failures),
+    disabledAt: dateOrNull(row.disabled_at),
+    createdAt: new Date(Number(row.created_at)),
+    updatedAt: new Date(Number(row.updated_at)),
+    sealedSecret: row.secret_sealed,
+    sealedPreviousSecret: row.previous_secret_sealed,
+    previousSecretExpiresAt: dateOrNull(row.previous_secret_expires_at),
+  };
+}
+
+export class TypeormWebhookRepository extends WebhookRepository {
+  constructor(private readonly db: TypeormDatabase) {
+    super();
+  }
+
+  /**
+   * The count and the insert are one statement. On MySQL, INSERT ... SELECT takes shared locks on
+   * the rows it counts, so two creates racing for the last slot serialise (one deadlocks and is
+   * retried by the transaction); on SQLite writers run one at a time anyway.
+   */
+  async insertWithinLimit(w: Webhook, maxPerAccount: number): Promise<boolean> {
+    const { affected } = await this.db.exec(
+      `INSERT INTO webhooks (${COLUMNS})
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM (SELECT COUNT(*) AS n FROM webhooks WHERE account_id = ?) existing WHERE existing.n < ?`,
+      [
+        w.id,
+        w.accountId,
+        w.url,
+        JSON.stringify(w.events),
+        w.description,
+        w.state,
+        w.apiVersion,
+        w.sealedSecret,
+        w.sealedPreviousSecret,
+        w.previousSecretExpiresAt?.getTime() ?? null,
+        w.consecutiveFailures,
+        w.disabledAt?.getTime() ?? null,
+        w.createdAt.getTime(),
+        w.updatedAt.getTime(),
+        w.accountId,
+        maxPerAccount,
+      ],
+    );
+    return affected === 1;
+  }
+
+  async findForAccount(accountId: number, id: string): Promise<Webhook | null> {
+    const [row] = await this.db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE id = ? AND account_id = ?`, [id, accountId]);
+    return row ? toWebhook(row) : null;
+  }
+
+  async findById(id: string): Promise<Webhook | null> {
+    const [row] = await this.db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE id = ?`, [id]);
+    return row ? toWebhook(row) : null;
+  }
+
+  async listForAccount(accountId: number): Promise<Webhook[]> {
+    return (await this.db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE account_id = ? ORDER BY id`, [accountId])).map(toWebhook);
+  }
+
+  async listForAccounts(accountIds: number[]): Promise<Webhook[]> {
+    if (accountIds.length === 0) return [];
+    const rows = await this.db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE account_id IN (${placeholders(accountIds)}) ORDER BY id`, accountIds);
+    return rows.map(toWebhook);
+  }
+
+  async updateSettings(id: string, change: WebhookSettingsChange): Promise<void> {
+    await this.db.exec('UPDATE webhooks SET url = ?, events = ?, description = ?, updated_at = ? WHERE id = ?', [
+      change.url,
+      JSON.stringify(change.events),
+      change.description,
+      change.updatedAt.getTime(),
+      id,
+    ]);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.exec('DELETE FROM webhooks WHERE id = ?', [id]);
+  }
+
+  async enable(id: string, at: Date): Promise<void> {
+    await this.db.exec("UPDATE webhooks SET state = 'enabled', consecutive_failures = 0, disabled_at = NULL, updated_at = ? WHERE id = ?", [at.getTime(), id]);
+  }
+
+  async disable(id: string, at: Date): Promise<boolean> {
+    const { affected } = await this.db.exec("UPDATE webhooks SET state = 'disabled', disabled_at = ?, updated_at = ? WHERE id = ? AND state = 'enabled'", [
+      at.getTime(),
+      at.getTime(),
+      id,
+    ]);
+    return affected === 1;
+  }
+
+  async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<void> {
+    await this.db.exec('UPDATE webhooks SET secret_sealed = ?, previous_secret_sealed = ?, previous_secret_expires_at = ?, updated_at = ? WHERE id = ?', [
+      sealedSecret,
+      sealedPrevious,
+      previousExpiresAt.getTime(),
+      at.getTime(),
+      id,
+    ]);
+  }
+
+  /** One atomic increment, then a read of the row this transaction now holds. */
+  async countFailure(id: string): Promise<FailureCount | null> {
+    const { affected } = await this.db.exec('UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ?', [id]);
+    if (affected === 0) return null;
+    const [row] = await this.db.query<Pick<WebhookRow, 'consecutive_failures' | 'state'>>('SELECT consecutive_failures, state FROM webhooks WHERE id = ?', [id]);
+    return row ? { consecutiveFailures: Number(row.consecutive_failures), state: row.state } : null;
+  }
+
+  async resetFailures(id: string): Promise<void> {
+    await this.db.exec('UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0', [id]);
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
+import { RunRepository } from './automations.repository';
+import { AUTOMATION_STEP_TOPIC, AutomationsSettings, RENDERED_BODY_LIMIT_BYTES } from './automations.settings';
+import { completeStep, failStep, Run } from './run';
+import { DelayStep, SendWebhookStep } from './workflow';
+
+const DONE: WorkOutcome = { kind: 'done' };
+
+/**
+ * Runs one step of one run per queue item (`{runId, seq}`), then hands the run on through the
+ * queue: the next step now, a retry after TARGET_RETRY_SCHEDULE, or the end of a delay, so every
+ * wait is a queue item with `runAt` and survives restarts.
+ *
+ * Idempotent under at-least-once: an item whose `seq` is not the run's current one (a duplicate,
+ * or work already done) is acknowledged without acting, and progress is written with a
+ * compare-and-set on `seq` in the same transaction as the next item. A call that was made but
+ * whose outcome could not be recorded (crash in between) is made again: target calls are
+ * at-least-once, like event deliveries.
+ */
+@Injectable()
+export class AutomationStepHandler extends WorkHandler {
+  readonly topic = AUTOMATION_STEP_TOPIC;
+  private readonly logger = new Logger('Automations');
+
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly targets: WebhookTargetsService,
+    private readonly caller: WebhookTargetCaller,
+    private readonly queue: WorkQueue,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly settings: AutomationsSettings,
+  ) {
+    super();
+  }
+
+  async handle(work: ReceivedWork): Promise<WorkOutcome> {
+    const { runId, seq } = work.payload;
+    if (typeof runId !== 'string' || typeof seq !== 'number') return { kind: 'drop', reason: 'malformed automation step payload' };
+    const run = await this.runs.findById(runId);
+    if (!run) return { kind: 'drop', reason: `run ${runId} no longer exists` };
+    if (run.status !== 'running' || run.seq !== seq) return DONE;
+    const step = run.steps[run.stepIndex];
+    return step.type === 'delay' ? this.delay(run, step) : this.sendWebhook(run, step);
+  }
+
+  private async delay(run: Run, step: DelayStep): Promise<WorkOutcome> {
+    const state = run.stepStates[run.stepIndex];
+    const now = this.clock.now();
+    const expectedSeq = run.seq;
+    if (state.resumeAt === undefined) {
+      state.resumeAt = now.getTime() + step.seconds * 1000;
+      run.seq += 1;
+      await this.save(run, expectedSeq, new Date(state.resumeAt));
+      return DONE;
+    }
+    if (now.getTime() < state.resumeAt) return { kind: 'retry', at: new Date(state.resumeAt) };
+    completeStep(run, now);
+    await this.save(run, expectedSeq, run.status === 'running' ? now : null);
+    return DONE;
+  }
+
+  private async sendWebhook(run: Run, step: SendWebhookStep): Promise<WorkOutcome> {
+    const state = run.stepStates[run.stepIndex];
+    const expectedSeq = run.seq;
+    const target = await this.targets.findForStep(run.accountId, step.targetId);
+    const body = target ? this.render(run, step) : null;
+    if (!target || body === null) {
+      this.logger.warn(`run ${run.id} step ${run.stepIndex}: ${target ? 'the body could not be rendered' : `target ${step.targetId} no longer exists`}; the run fails`);
+      failStep(run, this.clock.now());
+      await this.save(run, expectedSeq, null);
+      return DONE;
+    }
+
+    const at = this.clock.now();
+    const result = await this.caller.call(target, body);
+    state.attempts.push({ at: at.toISOString(), durationMs: result.durationMs, httpStatus: result.status, error: result.error });
+    const now = this.clock.now();
+    const retries = this.settings.targetRetryScheduleMs;
+    if (result.error === null && result.status !== null && result.status >= 200 && result.status < 300) {
+      completeStep(run, now);
+      await this.save(run, expectedSeq, run.status === 'running' ? now : null);
+    } else if (state.attempts.length <= retries.length) {
+      run.seq += 1;
+      await this.save(run, expectedSeq, new Date(now.getTime() + retries[state.attempts.length - 1]));
+    } else {
+      failStep(run, now);
+      await this.save(run, expectedSeq, null);
+    }
+    return DONE;
+  }
+
+  /** The step's body for this run, or null when it cannot be rendered within the limit. */
+  private render(run: Run, step: SendWebhookStep): string | null {
+    try {
+      const body = renderTemplate(step.body, {
+        trigger: { body: JSON.parse(run.triggerBody) as unknown, receivedAt: run.startedAt.toISOString() },
+        workflow: { id: run.workflowId, name: run.workflowName },
+        run: { id: run.id },
+        account: { id: run.accountId },
+      });
+      return Buffer.byteLength(body, 'utf8') <= RENDERED_BODY_LIMIT_BYTES ? body : null;
+    } catch (error) {
+      if (error instanceof TemplateError || error instanceof SyntaxError) return null;
+      throw error;
+    }
+  }
+
+  /** Writes the progress if `seq` did not move meanwhile, with the next item when there is one. */
+  private async save(run: Run, expectedSeq: number, nextAt: Date | null): Promise<void> {
+    await this.uow.run(async () => {
+      if (!(await this.runs.saveProgress(run, expectedSeq))) return;
+      if (nextAt === null) return;
+      await this.queue.enqueue([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId: run.id, seq: run.seq }, runAt: nextAt, key: `${run.id}:${run.seq}` }]);
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG } from '../../../config/config.token';
+import type { AppConfig } from '../../../config/load-config';
+import { WebhookTargetsModule } from '../../webhook-targets/src';
+import { AutomationStepHandler } from './automation-step.handler';
+import { AutomationsSettings } from './automations.settings';
+import { RunsService } from './runs.service';
+import { WorkflowsService } from './workflows.service';
+
+/** Workflows, runs and the step worker; the dispatcher subscribes AutomationStepHandler. */
+@Module({
+  imports: [WebhookTargetsModule],
+  providers: [
+    {
+      provide: AutomationsSettings,
+      useFactory: (config: AppConfig) => new AutomationsSettings(config.delivery.targetRetryScheduleMs),
+      inject: [APP_CONFIG],
+    },
+    WorkflowsService,
+    RunsService,
+    AutomationStepHandler,
+  ],
+  exports: [WebhookTargetsModule, WorkflowsService, RunsService, AutomationStepHandler],
+})
+export class AutomationsModule {}

@@ -1,0 +1,28 @@
+import { Run } from './run';
+import { Workflow } from './workflow';
+
+export abstract class WorkflowRepository {
+  abstract insert(workflow: Workflow): Promise<void>;
+  /** Writes every mutable field (name, state, trigger, steps, token hash, updatedAt). */
+  abstract update(workflow: Workflow): Promise<void>;
+  abstract findById(accountId: number, id: string): Promise<Workflow | null>;
+  /** The account's workflows, oldest first. */
+  abstract listByAccount(accountId: number): Promise<Workflow[]>;
+  /** False when the account has no such workflow. */
+  abstract delete(accountId: number, id: string): Promise<boolean>;
+  /** The active workflow whose current trigger token has this SHA-256, in one indexed lookup. */
+  abstract findActiveByTriggerTokenHash(tokenHash: string): Promise<Workflow | null>;
+}
+
+export abstract class RunRepository {
+  abstract insert(run: Run): Promise<void>;
+  abstract findById(id: string): Promise<Run | null>;
+  /**
+   * Writes status, finishedAt, stepIndex, seq and step states, only if the stored seq is still
+   * `expectedSeq`; false when another worker moved the run first.
+   */
+  abstract saveProgress(run: Run, expectedSeq: number): Promise<boolean>;
+  /** Newest first. */
+  abstract listByWorkflow(accountId: number, workflowId: string, limit: number): Promise<Run[]>;
+  abstract deleteByWorkflow(accountId: number, workflowId: string): Promise<void>;
+}

@@ -1,0 +1,106 @@
+import { newId, TransportErrorKind } from '../../kernel/src';
+import { Workflow, WorkflowStep } from './workflow';
+
+/**
+ * A run: one execution of a workflow's steps, started by one trigger call, advanced by the queue.
+ *
+ * Run status: running -> succeeded | failed.
+ * Step status: pending (not reached) -> running (current: retries or a delay in progress)
+ *              -> succeeded | failed; the steps after a failed one become skipped.
+ *
+ * `seq` names the one piece of queue work the run is waiting for. Every change that schedules
+ * work increments it and is written only if nobody else has moved it first (compare-and-set), so
+ * a duplicated or stale queue item finds `seq` moved on and does nothing.
+ */
+export type RunStatus = 'running' | 'succeeded' | 'failed';
+export type StepStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped';
+
+export interface StepAttempt {
+  at: string;
+  durationMs: number;
+  httpStatus: number | null;
+  error: TransportErrorKind | null;
+}
+
+export interface RunStepState {
+  status: StepStatus;
+  attempts: StepAttempt[];
+  /** Delay steps: when the wait ends (epoch ms), set when the step starts waiting. */
+  resumeAt?: number;
+}
+
+export interface Run {
+  id: string;
+  accountId: number;
+  workflowId: string;
+  /** The workflow's name and steps when the run started: later edits do not change a run. */
+  workflowName: string;
+  steps: WorkflowStep[];
+  status: RunStatus;
+  startedAt: Date;
+  finishedAt: Date | null;
+  /** The trigger body exactly as received (JSON text). */
+  triggerBody: string;
+  stepIndex: number;
+  seq: number;
+  stepStates: RunStepState[];
+}
+
+export interface RunView {
+  id: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  trigger: { body: unknown };
+  steps: Array<{ type: WorkflowStep['type']; status: StepStatus; attempts: StepAttempt[] }>;
+}
+
+export function newRun(workflow: Workflow, triggerBody: string, now: Date): Run {
+  return {
+    id: newId('run', now.getTime()),
+    accountId: workflow.accountId,
+    workflowId: workflow.id,
+    workflowName: workflow.name,
+    steps: workflow.steps,
+    status: 'running',
+    startedAt: now,
+    finishedAt: null,
+    triggerBody,
+    stepIndex: 0,
+    seq: 0,
+    stepStates: workflow.steps.map((_, i) => ({ status: i === 0 ? 'running' : 'pending', attempts: [] })),
+  };
+}
+
+/** The current step succeeded: the next one starts, or the run succeeds. */
+export function completeStep(run: Run, now: Date): void {
+  run.stepStates[run.stepIndex].status = 'succeeded';
+  run.seq += 1;
+  if (run.stepIndex + 1 < run.steps.length) {
+    run.stepIndex += 1;
+    run.stepStates[run.stepIndex].status = 'running';
+  } else {
+    run.status = 'succeeded';
+    run.finishedAt = now;
+  }
+}
+
+/** The current step failed for good: the run fails and the remaining steps are skipped. */
+export function failStep(run: Run, now: Date): void {
+  run.stepStates[run.stepIndex].status = 'failed';
+  for (let i = run.stepIndex + 1; i < run.stepStates.length; i++) run.stepStates[i].status = 'skipped';
+  run.seq += 1;
+  run.status = 'failed';
+  run.finishedAt = now;
+}
+
+export function toRunView(run: Run): RunView {
+  return {
+    id: run.id,
+    status: run.status,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    trigger: { body: JSON.parse(run.triggerBody) as unknown },
+    steps: run.steps.map((step, i) => ({ type: step.type, status: run.stepStates[i].status, attempts: run.stepStates[i].attempts })),
+  };
+}

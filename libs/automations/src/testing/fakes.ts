@@ -1,0 +1,93 @@
+import { ConsumeOptions, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
+import { TargetUsage } from '../../../webhook-targets/src';
+import { RunRepository, WorkflowRepository } from '../automations.repository';
+import { Run } from '../run';
+import { targetIdsOf, Workflow } from '../workflow';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+export class InMemoryWorkflowRepository extends WorkflowRepository {
+  readonly rows = new Map<string, Workflow>();
+  async insert(workflow: Workflow) {
+    this.rows.set(workflow.id, copy(workflow));
+  }
+  async update(workflow: Workflow) {
+    if (this.rows.get(workflow.id)?.accountId === workflow.accountId) this.rows.set(workflow.id, copy(workflow));
+  }
+  async findById(accountId: number, id: string) {
+    const row = this.rows.get(id);
+    return row && row.accountId === accountId ? copy(row) : null;
+  }
+  async listByAccount(accountId: number) {
+    return [...this.rows.values()].filter((w) => w.accountId === accountId).map(copy);
+  }
+  async delete(accountId: number, id: string) {
+    if (this.rows.get(id)?.accountId !== accountId) return false;
+    return this.rows.delete(id);
+  }
+  async findActiveByTriggerTokenHash(tokenHash: string) {
+    const row = [...this.rows.values()].find((w) => w.state === 'active' && w.triggerTokenHash === tokenHash);
+    return row ? copy(row) : null;
+  }
+}
+
+/** TargetUsage answered from the workflows the fake holds, as the SQL adapter does. */
+export class WorkflowTargetUsage extends TargetUsage {
+  constructor(private readonly workflows: InMemoryWorkflowRepository) {
+    super();
+  }
+  async workflowsUsing(accountId: number, targetId: string) {
+    return [...this.workflows.rows.values()]
+      .filter((w) => w.accountId === accountId && targetIdsOf(w.steps).includes(targetId))
+      .map((w) => ({ id: w.id, name: w.name }));
+  }
+}
+
+export class InMemoryRunRepository extends RunRepository {
+  readonly rows = new Map<string, Run>();
+  async insert(run: Run) {
+    this.rows.set(run.id, copy(run));
+  }
+  async findById(id: string) {
+    const row = this.rows.get(id);
+    return row ? copy(row) : null;
+  }
+  async saveProgress(run: Run, expectedSeq: number) {
+    const row = this.rows.get(run.id);
+    if (!row || row.seq !== expectedSeq) return false;
+    this.rows.set(run.id, copy(run));
+    return true;
+  }
+  async listByWorkflow(accountId: number, workflowId: string, limit: number) {
+    return [...this.rows.values()]
+      .filter((r) => r.accountId === accountId && r.workflowId === workflowId)
+      .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || (a.id < b.id ? 1 : -1))
+      .slice(0, limit)
+      .map(copy);
+  }
+  async deleteByWorkflow(accountId: number, workflowId: string) {
+    for (const [id, run] of this.rows) if (run.accountId === accountId && run.workflowId === workflowId) this.rows.delete(id);
+  }
+}
+
+/** Records what is enqueued; tests hand items to a handler themselves. */
+export class RecordingWorkQueue extends WorkQueue {
+  readonly items: WorkItem[] = [];
+  async enqueue(items: WorkItem[]) {
+    this.items.push(...copy(items));
+  }
+  async consume(_topic: string, _handler: WorkHandlerFn, _options: ConsumeOptions): Promise<WorkSubscription> {
+    return { stop: async () => undefined };
+  }
+  async ping() {}
+  /** Removes and returns the item due first. */
+  takeNext(): WorkItem | undefined {
+    if (this.items.length === 0) return undefined;
+    const due = (i: WorkItem) => i.runAt?.getTime() ?? 0;
+    let best = 0;
+    this.items.forEach((item, i) => {
+      if (due(item) < due(this.items[best])) best = i;
+    });
+    return this.items.splice(best, 1)[0];
+  }
+}

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { Clock, invalidParameter, looksLikeId, newId, notFound, UnitOfWork } from '../../kernel/src';
+import { WebhookTargetRepository } from '../../webhook-targets/src';
+import { RunRepository, WorkflowRepository } from './automations.repository';
+import { toRunView, RunView } from './run';
+import { targetIdsOf, toWorkflowView, Workflow, WorkflowStep, WorkflowView } from './workflow';
+import { parseWorkflowDefinition } from './workflow-definition';
+
+/** The create/PUT body as received: validated whole by parseWorkflowDefinition. */
+export type WorkflowInput = unknown;
+
+export const RUNS_PAGE = { default: 20, max: 100 } as const;
+
+/**
+ * Workflows of an account: CRUD, the state machine (draft -> active <-> inactive) and their runs.
+ * The trigger URL itself is issued by libs/incoming-trigger, which hands the token's hash here.
+ */
+@Injectable()
+export class WorkflowsService {
+  constructor(
+    private readonly workflows: WorkflowRepository,
+    private readonly runs: RunRepository,
+    private readonly targets: WebhookTargetRepository,
+    private readonly clock: Clock,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async create(accountId: number, input: WorkflowInput): Promise<WorkflowView> {
+    const definition = parseWorkflowDefinition(input);
+    await this.checkTargets(accountId, definition.steps);
+    const now = this.clock.now();
+    const workflow: Workflow = { id: newId('wf', now.getTime()), accountId, ...definition, state: 'draft', triggerTokenHash: null, createdAt: now, updatedAt: now };
+    await this.workflows.insert(workflow);
+    return toWorkflowView(workflow);
+  }
+
+  async list(accountId: number): Promise<WorkflowView[]> {
+    return (await this.workflows.listByAccount(accountId)).map(toWorkflowView);
+  }
+
+  async get(accountId: number, id: string): Promise<WorkflowView> {
+    return toWorkflowView(await this.find(accountId, id));
+  }
+
+  /** Replaces name, trigger and steps; state and trigger URL are kept. Runs under way keep their own copy. */
+  async update(accountId: number, id: string, input: WorkflowInput): Promise<WorkflowView> {
+    const definition = parseWorkflowDefinition(input);
+    return this.uow.run(async () => {
+      const existing = await this.find(accountId, id);
+      await this.checkTargets(accountId, definition.steps);
+      const workflow: Workflow = { ...existing, ...definition, updatedAt: this.clock.now() };
+      await this.workflows.update(workflow);
+      return toWorkflowView(workflow);
+    });
+  }
+
+  /** Deletes the workflow and its runs; queued work of those runs finds nothing and is dropped. */
+  async delete(accountId: number, id: string): Promise<void> {
+    await this.uow.run(async () => {
+      await this.find(accountId, id);
+      await this.runs.deleteByWorkflow(accountId, id);
+      await this.workflows.delete(accountId, id);
+    });
+  }
+
+  /** Makes the workflow active with a new trigger token (its hash); any previous token is void. */
+  async activate(accountId: number, id: string, triggerTokenHash: string): Promise<WorkflowView> {
+    return this.uow.run(async () => {
+      const workflow = await this.find(accountId, id);
+      const active: Workflow = { ...workflow, state: 'active', triggerTokenHash, updatedAt: this.clock.now() };
+      await this.workflows.update(active);
+      return toWorkflowView(active);
+    });
+  }
+
+  /** active -> inactive, voiding the trigger URL; an inactive workflow stays as it is; a draft was never active. */
+  async deactivate(accountId: number, id: string): Promise<WorkflowView> {
+    return this.uow.run(async () => {
+      const workflow = await this.find(accountId, id);
+      if (workflow.state === 'draft') throw invalidParameter(`workflow ${id} is a draft: only an active workflow can be deactivated`);
+      if (workflow.state === 'inactive') return toWorkflowView(workflow);
+      const inactive: Workflow = { ...workflow, state: 'inactive', triggerTokenHash: null, updatedAt: this.clock.now() };
+      await this.workflows.update(inactive);
+      return toWorkflowView(inactive);
+    });
+  }
+
+  async listRuns(accountId: number, id: string, limit: number = RUNS_PAGE.default): Promise<RunView[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > RUNS_PAGE.max) throw invalidParameter(`limit must be an integer from 1 to ${RUNS_PAGE.max}`);
+    await this.find(accountId, id);
+    return (await this.runs.listByWorkflow(accountId, id, limit)).map(toRunView);
+  }
+
+  private async find(accountId: number, id: string): Promise<Workflow> {
+    const workflow = looksLikeId('wf', id) ? await this.workflows.findById(accountId, id) : null;
+    if (!workflow) throw notFound(`workflow ${id} not found`);
+    return workflow;
+  }
+
+  /** Every send_webhook step must name a target of this account. */
+  private async checkTargets(accountId: number, steps: readonly WorkflowStep[]): Promise<void> {
+    const known = new Map<string, boolean>();
+    for (const id of targetIdsOf(steps)) {
+      known.set(id, looksLikeId('tgt', id) && (await this.targets.findById(accountId, id)) !== null);
+    }
+    steps.forEach((step, i) => {
+      if (step.type === 'send_webhook' && !known.get(step.targetId)) {
+        throw invalidParameter(`steps[${i}].targetId: no webhook target ${step.targetId} in this account`);
+      }
+    });
+  }
+}

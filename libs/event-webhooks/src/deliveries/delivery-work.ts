@@ -1,0 +1,20 @@
+import { WorkItem } from '../../../kernel/src';
+
+/** Queue topic of event deliveries; an item names one delivery at one seq. */
+export const DELIVERY_TOPIC = 'webhook-delivery';
+
+export interface DeliveryWorkPayload {
+  deliveryId: string;
+  seq: number;
+}
+
+export function deliveryWorkItem(deliveryId: string, seq: number, runAt: Date): WorkItem {
+  const payload: DeliveryWorkPayload = { deliveryId, seq };
+  return { topic: DELIVERY_TOPIC, payload: { ...payload }, runAt, key: `${deliveryId}:${seq}` };
+}
+
+export function readDeliveryWorkPayload(payload: Record<string, unknown>): DeliveryWorkPayload | null {
+  const { deliveryId, seq } = payload;
+  if (typeof deliveryId !== 'string' || typeof seq !== 'number' || !Number.isSafeInteger(seq)) return null;
+  return { deliveryId, seq };
+}

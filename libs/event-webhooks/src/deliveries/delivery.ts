@@ -1,0 +1,90 @@
+import type { TransportErrorKind } from '../../../kernel/src';
+import type { ApiFamily } from '../webhooks/webhook';
+
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Statuses that wait for an attempt; every other status is final until a retry or recover. */
+export const WAITING_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying'];
+export const RECOVERABLE_STATUSES: readonly DeliveryStatus[] = ['failed', 'skipped'];
+
+export function isDeliveryStatus(value: unknown): value is DeliveryStatus {
+  return typeof value === 'string' && (DELIVERY_STATUSES as readonly string[]).includes(value);
+}
+
+export function isWaiting(status: DeliveryStatus): boolean {
+  return WAITING_STATUSES.includes(status);
+}
+
+export interface Attempt {
+  at: Date;
+  durationMs: number;
+  httpStatus: number | null;
+  error: TransportErrorKind | null;
+  responseBody: string;
+}
+
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  accountId: number;
+  eventId: string;
+  eventType: string;
+  apiVersion: ApiFamily;
+  status: DeliveryStatus;
+  attempts: Attempt[];
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  /** How many automatic retries were already scheduled in the current run (index into the retry schedule). */
+  retryStep: number;
+  /**
+   * Bumped every time the delivery is scheduled anew (retry, recover, after an attempt). A queue
+   * item names the seq it was enqueued for, so an outdated item is recognised and dropped.
+   */
+  seq: number;
+  /** Lease of the dispatcher attempting it now, if any. */
+  claimedUntil: Date | null;
+}
+
+export type DeliveryView = Pick<Delivery, 'id' | 'eventId' | 'eventType' | 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt'>;
+
+export function deliveryViewOf(delivery: Delivery): DeliveryView {
+  const { id, eventId, eventType, status, attempts, nextAttemptAt, createdAt } = delivery;
+  return { id, eventId, eventType, status, attempts, nextAttemptAt, createdAt };
+}
+
+export function isSuccess(httpStatus: number | null): boolean {
+  return httpStatus !== null && httpStatus >= 200 && httpStatus < 300;
+}
+
+/** What became of the webhook by the time an attempt finished. */
+export type WebhookStanding = 'active' | 'disabled' | 'deleted';
+
+export interface AttemptOutcome {
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  retryStep: number;
+}
+
+/**
+ * The delivery state machine after one attempt. A success is final. A failure schedules the next
+ * retry from the schedule, or is final (`failed`) once the schedule is spent; a failure on a
+ * webhook that was disabled meanwhile (or by this very failure) is `skipped`, on a deleted one
+ * `cancelled`.
+ */
+export function afterAttempt(input: {
+  success: boolean;
+  retryStep: number;
+  retryScheduleMs: readonly number[];
+  now: Date;
+  webhook: WebhookStanding;
+}): AttemptOutcome {
+  const { success, retryStep, retryScheduleMs, now, webhook } = input;
+  if (success) return { status: 'succeeded', nextAttemptAt: null, retryStep };
+  if (webhook === 'deleted') return { status: 'cancelled', nextAttemptAt: null, retryStep };
+  if (webhook === 'disabled') return { status: 'skipped', nextAttemptAt: null, retryStep };
+  if (retryStep < retryScheduleMs.length) {
+    return { status: 'retrying', nextAttemptAt: new Date(now.getTime() + retryScheduleMs[retryStep]), retryStep: retryStep + 1 };
+  }
+  return { status: 'failed', nextAttemptAt: null, retryStep };
+}

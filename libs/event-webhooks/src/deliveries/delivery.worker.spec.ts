@@ -1,0 +1,239 @@
+import { ReceivedWork, WorkItem } from '../../../kernel/src';
+import { isValid, isValidStandardWebhook, parseSignatureHeader } from '../../../signing/src';
+import { eventWebhooksHarness, EventWebhooksHarness } from '../testing/event-webhooks.harness';
+import { DELIVERY_TOPIC } from './delivery-work';
+import { DeliveryWorker } from './delivery.worker';
+
+const delivered = { email: 'jane@example.com', idSending: 1001, sendingType: 1, diagCode: '250 2.0.0 OK', deliveredAt: '2025-11-22T02:00:00.000Z' };
+
+describe(DeliveryWorker.name, () => {
+  let h: EventWebhooksHarness;
+  let sut: DeliveryWorker;
+  let acme: number;
+
+  const setUp = async (settings: Parameters<typeof eventWebhooksHarness>[0] = {}) => {
+    h = eventWebhooksHarness({ retryScheduleMs: [10_000, 60_000], disableAfter: 3, ...settings });
+    sut = h.worker;
+    acme = (await h.accounts.create('Acme', h.clock.now())).id;
+  };
+  beforeEach(() => setUp());
+
+  const createWebhook = async (events = ['email.delivered']) => h.service.create(acme, { url: 'https://hooks.example.com/in', events }, 'v3');
+  const publish = async () => (await h.intake.publish([{ accountId: acme, type: 'email.delivered', data: delivered }]))[0];
+  const asWork = (item: WorkItem, deliveryCount = 1): ReceivedWork => ({ id: `w${Math.random()}`, topic: item.topic, payload: item.payload, deliveryCount });
+  /** Hands every queued item to the worker, the clock moved to each item's time first. */
+  const drain = async () => {
+    const outcomes = [];
+    for (let items = h.queue.take(DELIVERY_TOPIC); items.length > 0; items = h.queue.take(DELIVERY_TOPIC)) {
+      for (const item of items) {
+        if (item.runAt && item.runAt > h.clock.now()) h.clock.set(item.runAt);
+        outcomes.push(await sut.handle(asWork(item)));
+      }
+    }
+    return outcomes;
+  };
+  const onlyDelivery = () => [...h.deliveries.rows.values()][0];
+
+  it('posts the stored body with the contract headers, signed with the webhook secret', async () => {
+    const { secret } = await createWebhook();
+    const eventId = await publish();
+
+    expect(await drain()).toEqual([{ kind: 'done' }]);
+
+    const [request] = h.http.requests;
+    const body = h.events.find(acme, eventId)!.bodies.v3!;
+    const t = Math.floor(h.clock.nowMs() / 1000);
+    expect(request.url).toBe('https://hooks.example.com/in');
+    expect(request.body).toBe(body);
+    expect(request.timeoutMs).toBe(h.settings.timeoutMs);
+    expect(request.headers).toEqual({
+      'Content-Type': 'application/json',
+      'X-Service-Signature': expect.stringMatching(new RegExp(`^t=${t},v1=[0-9a-f]{64}$`)),
+      'X-Service-Event-Id': eventId,
+      'X-Service-Event-Type': 'email.delivered',
+      'webhook-id': eventId,
+      'webhook-timestamp': String(t),
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(isValid(body, request.headers['X-Service-Signature'], secret, { now: t })).toBe(true);
+    expect(isValidStandardWebhook(body, request.headers, secret, { now: t })).toBe(true);
+    expect(onlyDelivery()).toMatchObject({
+      status: 'succeeded',
+      nextAttemptAt: null,
+      attempts: [{ at: h.clock.now(), durationMs: 3, httpStatus: 200, error: null, responseBody: '' }],
+    });
+  });
+
+  it('retries on the schedule with the same body, then fails', async () => {
+    await setUp({ disableAfter: 10 });
+    await createWebhook();
+    await publish();
+    h.http.respond = () => ({ status: 500, body: 'oops' });
+    const start = h.clock.nowMs();
+
+    await drain();
+
+    const delivery = onlyDelivery();
+    expect(delivery.status).toBe('failed');
+    expect(delivery.attempts.map((a) => a.at.getTime() - start)).toEqual([0, 10_000, 70_000]);
+    expect(delivery.attempts.map((a) => a.httpStatus)).toEqual([500, 500, 500]);
+    expect(delivery.attempts[0].responseBody).toBe('oops');
+    expect(new Set(h.http.requests.map((r) => r.body)).size).toBe(1);
+    expect(new Set(h.http.requests.map((r) => r.headers['X-Service-Event-Id'])).size).toBe(1);
+  });
+
+  it.each([
+    [{ status: 301 }, 301, null],
+    [{ status: 404 }, 404, null],
+    [{ status: null, error: 'timeout' as const }, null, 'timeout'],
+    [{ status: null, error: 'connection_refused' as const }, null, 'connection_refused'],
+    [{ status: null, error: 'blocked_address' as const }, null, 'blocked_address'],
+  ])('counts %j as a failed attempt', async (answer, httpStatus, error) => {
+    await createWebhook();
+    await publish();
+    h.http.respond = () => answer;
+    await sut.handle(asWork(h.queue.take(DELIVERY_TOPIC)[0]));
+    expect(onlyDelivery()).toMatchObject({ status: 'retrying', attempts: [expect.objectContaining({ httpStatus, error })] });
+  });
+
+  it('disables the webhook at exactly disableAfter consecutive failures, a success in between resetting the count', async () => {
+    const { webhook } = await createWebhook();
+    const attemptOnce = async (status: number) => {
+      h.http.respond = () => ({ status });
+      await publish();
+      await sut.handle(asWork(h.queue.items.find((i) => i.payload.seq === 0)!));
+      h.queue.take(DELIVERY_TOPIC);
+    };
+    await attemptOnce(500);
+    await attemptOnce(500);
+    expect(h.webhooks.rows.get(webhook.id)!.consecutiveFailures).toBe(2);
+    await attemptOnce(200);
+    expect(h.webhooks.rows.get(webhook.id)!.consecutiveFailures).toBe(0);
+    await attemptOnce(500);
+    await attemptOnce(500);
+    expect(h.webhooks.rows.get(webhook.id)!.state).toBe('enabled');
+    await attemptOnce(500);
+
+    expect(h.webhooks.rows.get(webhook.id)).toMatchObject({ state: 'disabled', consecutiveFailures: 3, disabledAt: h.clock.now() });
+    const statuses = [...h.deliveries.rows.values()].map((d) => d.status);
+    expect(statuses.filter((s) => s === 'skipped')).toHaveLength(5); // the failing ones, waiting for a retry
+    expect(statuses.filter((s) => s === 'succeeded')).toHaveLength(1);
+
+    await publish();
+    expect([...h.deliveries.rows.values()].pop()!.status).toBe('skipped');
+  });
+
+  it('drops outdated and final items, and waits for an early one', async () => {
+    await createWebhook();
+    await publish();
+    const [item] = h.queue.take(DELIVERY_TOPIC);
+    const delivery = onlyDelivery();
+
+    expect(await sut.handle(asWork({ ...item, payload: { deliveryId: delivery.id, seq: 7 } }))).toEqual({ kind: 'done' });
+    expect(await sut.handle(asWork({ ...item, payload: { deliveryId: 'del_gone', seq: 0 } }))).toMatchObject({ kind: 'drop' });
+    expect(await sut.handle(asWork({ ...item, payload: { nothing: true } }))).toMatchObject({ kind: 'drop' });
+
+    delivery.nextAttemptAt = new Date(h.clock.nowMs() + 5000);
+    expect(await sut.handle(asWork(item))).toEqual({ kind: 'retry', at: delivery.nextAttemptAt });
+    expect(h.http.requests).toHaveLength(0);
+
+    h.clock.advance(5000);
+    await sut.handle(asWork(item));
+    expect(await sut.handle(asWork(item, 2))).toEqual({ kind: 'done' });
+    expect(h.http.requests).toHaveLength(1);
+  });
+
+  it('never attempts a delivery another dispatcher holds, and looks again once its lease would have run out', async () => {
+    await createWebhook();
+    await publish();
+    const [item] = h.queue.take(DELIVERY_TOPIC);
+    let release!: () => void;
+    h.http.respond = () => ({ status: 200 });
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const post = h.http.post.bind(h.http);
+    h.http.post = async (request) => {
+      await slow;
+      return post(request);
+    };
+
+    const first = sut.handle(asWork(item));
+    await new Promise((r) => setImmediate(r));
+    const second = await sut.handle(asWork(item, 2));
+
+    expect(second).toEqual({ kind: 'retry', at: new Date(h.clock.nowMs() + h.settings.timeoutMs + 30_000 + 1000) });
+    release();
+    expect(await first).toEqual({ kind: 'done' });
+    expect(h.http.requests).toHaveLength(1);
+    expect(await sut.handle(asWork(item, 3))).toEqual({ kind: 'done' });
+  });
+
+  it('skips the delivery of a webhook disabled meanwhile, and cancels that of a deleted one', async () => {
+    const { webhook } = await createWebhook();
+    const { webhook: doomed } = await createWebhook();
+    await publish();
+    h.webhooks.rows.get(webhook.id)!.state = 'disabled';
+    h.webhooks.rows.delete(doomed.id);
+
+    await drain();
+
+    const status = (id: string) => [...h.deliveries.rows.values()].find((d) => d.webhookId === id)!.status;
+    expect([status(webhook.id), status(doomed.id)]).toEqual(['skipped', 'cancelled']);
+    expect(h.http.requests).toHaveLength(0);
+  });
+
+  it('signs with both secrets, newest first, during the rotation grace period only', async () => {
+    const { webhook, secret: old } = await createWebhook();
+    const { secret: fresh } = await h.service.rotateSecret(acme, webhook.id);
+    await publish();
+    await drain();
+    h.clock.advance(h.settings.rotationGraceMs);
+    await publish();
+    await drain();
+
+    const [during, after] = h.http.requests;
+    const t = (r: typeof during) => Number(r.headers['webhook-timestamp']);
+    const header = parseSignatureHeader(during.headers['X-Service-Signature']);
+    expect(header.signatures).toHaveLength(2);
+    expect(isValid(during.body as string, during.headers['X-Service-Signature'], fresh, { now: t(during) })).toBe(true);
+    expect(isValid(during.body as string, during.headers['X-Service-Signature'], old, { now: t(during) })).toBe(true);
+    expect(during.headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(isValidStandardWebhook(during.body as string, during.headers, old, { now: t(during) })).toBe(true);
+    expect(parseSignatureHeader(after.headers['X-Service-Signature']).signatures).toHaveLength(1);
+    expect(isValid(after.body as string, after.headers['X-Service-Signature'], old, { now: t(after) })).toBe(false);
+  });
+
+  it('makes a single extra attempt on a manual retry of a failed delivery', async () => {
+    await setUp({ retryScheduleMs: [1000], disableAfter: 10 });
+    const { webhook } = await createWebhook();
+    await publish();
+    h.http.respond = () => ({ status: 503 });
+    await drain();
+    expect(onlyDelivery()).toMatchObject({ status: 'failed', attempts: [{}, {}] });
+
+    await h.service.retryDelivery(acme, webhook.id, onlyDelivery().id);
+    await drain();
+    expect(onlyDelivery()).toMatchObject({ status: 'failed', attempts: [{}, {}, {}] });
+
+    h.http.respond = () => ({ status: 204 });
+    await h.service.retryDelivery(acme, webhook.id, onlyDelivery().id);
+    await drain();
+    expect(onlyDelivery()).toMatchObject({ status: 'succeeded' });
+    expect(onlyDelivery().attempts).toHaveLength(4);
+  });
+
+  it('delivers recovered deliveries again once the webhook is enabled', async () => {
+    const { webhook } = await createWebhook();
+    h.http.respond = () => ({ status: 500 });
+    for (let i = 0; i < 3; i++) await publish();
+    await drain();
+    expect(h.webhooks.rows.get(webhook.id)!.state).toBe('disabled');
+
+    await h.service.enable(acme, webhook.id);
+    h.http.respond = () => ({ status: 200 });
+    const { count } = await h.service.recover(acme, webhook.id, new Date(0).toISOString());
+    await drain();
+
+    expect(count).toBe(3);
+    expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+  });
+});

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { AccountRepository } from '../../../accounts/src';
+import { Clock, EventPublisher, newId, NewEvent, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { EventCatalog } from '../catalog/event-catalog';
+import { isWaiting } from '../deliveries/delivery';
+import { DeliveryRepository } from '../deliveries/delivery.repository';
+import { deliveryWorkItem } from '../deliveries/delivery-work';
+import { accountNotFound, webhookLimitExceeded } from '../event-webhooks.errors';
+import { subscribes, Webhook } from '../webhooks/webhook';
+import { WebhookRepository } from '../webhooks/webhook.repository';
+import { EnvelopeSource } from './envelope';
+import { eventKey, EventRepository } from './event.repository';
+import { fanOut } from './fan-out';
+import { checkNewEvent, MAX_EVENTS_PER_BATCH } from './new-event';
+
+/**
+ * Accepts account events (the kernel's EventPublisher): validates them, stores each event with
+ * one delivery per subscribed webhook and hands the due deliveries to the queue, all in one
+ * transaction (the caller's, when it has one open), so nothing is half-accepted.
+ */
+@Injectable()
+export class EventIntakeService extends EventPublisher {
+  constructor(
+    private readonly catalog: EventCatalog,
+    private readonly accounts: AccountRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly events: EventRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: WorkQueue,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  /** Returns the ids in the order given; an id that was already accepted is accepted again without a second fan-out. */
+  async publish(events: NewEvent[]): Promise<string[]> {
+    if (events.length > MAX_EVENTS_PER_BATCH) {
+      throw webhookLimitExceeded(`a batch holds at most ${MAX_EVENTS_PER_BATCH} events, got ${events.length}`);
+    }
+    const checked = events.map((event, index) => checkNewEvent(event, this.catalog, events.length > 1 ? `events[${index}].` : ''));
+    const accountNames = await this.accountNames(checked.map((e) => e.accountId));
+    const now = this.clock.now();
+    const created = Math.floor(now.getTime() / 1000);
+    const sources: EnvelopeSource[] = checked.map((event) => ({
+      id: event.id ?? newId('evt', now.getTime()),
+      type: event.type,
+      created: event.created ?? created,
+      account: { id: event.accountId, name: accountNames.get(event.accountId)! },
+      data: event.data,
+    }));
+    // Read before the transaction opens, so that its first statement is a write (SQLite upgrades a
+    // read transaction to a write one only if no other process wrote meanwhile). A webhook disabled
+    // or deleted in between is caught by the worker, which checks the webhook again before each attempt.
+    const byAccount = groupByAccount(await this.webhooks.listForAccounts([...accountNames.keys()]));
+    await this.uow.run(() => this.store(sources, (event) => (byAccount.get(event.account.id) ?? []).filter((w) => subscribes(w, event.type)), now));
+    return sources.map((s) => s.id);
+  }
+
+  /** A sample event of `type` to this webhook alone (the `test` route); returns its id. */
+  async publishSample(webhook: Webhook, type: string): Promise<string> {
+    const account = await this.accounts.findById(webhook.accountId);
+    if (!account) throw accountNotFound(webhook.accountId);
+    const now = this.clock.now();
+    const event: EnvelopeSource = {
+      id: newId('evt', now.getTime()),
+      type,
+      created: Math.floor(now.getTime() / 1000),
+      account: { id: account.id, name: account.name },
+      data: this.catalog.get(type)!.example,
+    };
+    await this.uow.run(() => this.store([event], () => [webhook], now));
+    return event.id;
+  }
+
+  private async store(sources: EnvelopeSource[], targetsOf: (event: EnvelopeSource) => Webhook[], now: Date): Promise<void> {
+    const plans = uniqueEvents(sources).map((event) => fanOut(event, targetsOf(event), now));
+    const inserted = await this.events.insertNew(plans.map((p) => p.event));
+    const deliveries = plans.filter((p) => inserted.has(eventKey(p.event))).flatMap((p) => p.deliveries);
+    if (deliveries.length === 0) return;
+    await this.deliveries.insertMany(deliveries);
+    const due = deliveries.filter((d) => isWaiting(d.status));
+    if (due.length > 0) await this.queue.enqueue(due.map((d) => deliveryWorkItem(d.id, d.seq, d.nextAttemptAt!)));
+  }
+
+  private async accountNames(ids: number[]): Promise<Map<number, string>> {
+    const distinct = [...new Set(ids)];
+    const accounts = await Promise.all(distinct.map((id) => this.accounts.findById(id)));
+    const names = new Map<number, string>();
+    accounts.forEach((account, index) => {
+      if (!account) throw accountNotFound(distinct[index]);
+      names.set(account.id, account.name);
+    });
+    return names;
+  }
+}
+
+function groupByAccount(webhooks: Webhook[]): Map<number, Webhook[]> {
+  const map = new Map<number, Webhook[]>();
+  for (const webhook of webhooks) map.set(webhook.accountId, [...(map.get(webhook.accountId) ?? []), webhook]);
+  return map;
+}
+
+/** A batch that repeats an id is accepted once for that id, like a repeat across calls. */
+function uniqueEvents(sources: EnvelopeSource[]): EnvelopeSource[] {
+  const seen = new Set<string>();
+  return sources.filter((s) => {
+    const key = eventKey({ accountId: s.account.id, id: s.id });
+    return !seen.has(key) && seen.add(key);
+  });
+}

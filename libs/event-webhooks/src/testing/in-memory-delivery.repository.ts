@@ -1,0 +1,113 @@
+import { Attempt, AttemptOutcome, Delivery, isWaiting, RECOVERABLE_STATUSES } from '../deliveries/delivery';
+import { DeliveryPageQuery, DeliveryRepository, DispatchJob, NewDelivery, ScheduledDelivery } from '../deliveries/delivery.repository';
+import { eventKey, EventRepository, StoredEvent } from '../intake/event.repository';
+
+export class InMemoryEventRepository extends EventRepository {
+  /** By eventKey. */
+  private readonly stored = new Map<string, StoredEvent>();
+
+  async insertNew(events: StoredEvent[]) {
+    const inserted = new Set<string>();
+    for (const event of events) {
+      const key = eventKey(event);
+      if (this.stored.has(key)) continue;
+      this.stored.set(key, structuredClone(event));
+      inserted.add(key);
+    }
+    return inserted;
+  }
+
+  find(accountId: number, id: string): StoredEvent | undefined {
+    return this.stored.get(eventKey({ accountId, id }));
+  }
+
+  get size(): number {
+    return this.stored.size;
+  }
+}
+
+interface Row extends Delivery {
+  claimToken: string | null;
+}
+
+export class InMemoryDeliveryRepository extends DeliveryRepository {
+  readonly rows = new Map<string, Row>();
+
+  constructor(private readonly events: InMemoryEventRepository) {
+    super();
+  }
+
+  async insertMany(deliveries: NewDelivery[]) {
+    for (const d of deliveries) {
+      if (this.rows.has(d.id) || [...this.rows.values()].some((r) => r.eventId === d.eventId && r.webhookId === d.webhookId)) {
+        throw new Error(`duplicate delivery ${d.id}`);
+      }
+      this.rows.set(d.id, { ...structuredClone(d), attempts: [], claimedUntil: null, claimToken: null });
+    }
+  }
+  async findForWebhook(webhookId: string, id: string) {
+    const row = this.rows.get(id);
+    return row && row.webhookId === webhookId ? this.copy(row) : null;
+  }
+  async listForWebhook(webhookId: string, { status, limit, beforeId }: DeliveryPageQuery) {
+    return [...this.rows.values()]
+      .filter((r) => r.webhookId === webhookId && (!status || r.status === status) && (!beforeId || r.id < beforeId))
+      .sort((a, b) => (a.id < b.id ? 1 : -1))
+      .slice(0, limit)
+      .map((r) => this.copy(r));
+  }
+  async findForDispatch(id: string): Promise<DispatchJob | null> {
+    const row = this.rows.get(id);
+    if (!row) return null;
+    return { delivery: this.copy(row), body: this.events.find(row.accountId, row.eventId)!.bodies[row.apiVersion]! };
+  }
+  async claim(id: string, seq: number, now: Date, leaseUntil: Date, token: string) {
+    const row = this.rows.get(id);
+    if (!row || row.seq !== seq || !isWaiting(row.status) || (row.nextAttemptAt && row.nextAttemptAt > now) || this.claimed(row, now)) return false;
+    Object.assign(row, { claimedUntil: leaseUntil, claimToken: token });
+    return true;
+  }
+  async recordAttempt(id: string, claimToken: string, attempts: Attempt[], outcome: AttemptOutcome) {
+    const row = this.rows.get(id);
+    if (!row || row.claimToken !== claimToken) return false;
+    Object.assign(row, outcome, { attempts: structuredClone(attempts), seq: row.seq + 1, claimedUntil: null, claimToken: null });
+    return true;
+  }
+  async settle(id: string, seq: number, status: 'skipped' | 'cancelled', now: Date) {
+    const row = this.rows.get(id);
+    if (!row || row.seq !== seq || !isWaiting(row.status) || this.claimed(row, now)) return false;
+    Object.assign(row, { status, nextAttemptAt: null });
+    return true;
+  }
+  async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled') {
+    const rows = [...this.rows.values()].filter((r) => r.webhookId === webhookId && isWaiting(r.status));
+    rows.forEach((r) => Object.assign(r, { status, nextAttemptAt: null }));
+    return rows.length;
+  }
+  async scheduleNow(id: string, now: Date, retryStepIfFinal: number): Promise<ScheduledDelivery | null> {
+    const row = this.rows.get(id);
+    if (!row || row.status === 'cancelled' || this.claimed(row, now)) return null;
+    if (!isWaiting(row.status)) Object.assign(row, { status: 'pending', retryStep: retryStepIfFinal });
+    Object.assign(row, { nextAttemptAt: now, seq: row.seq + 1 });
+    return { id, seq: row.seq, nextAttemptAt: now };
+  }
+  async recover(webhookId: string, since: Date, afterId: string, now: Date, limit: number) {
+    const rows = [...this.rows.values()]
+      .filter((r) => r.webhookId === webhookId && RECOVERABLE_STATUSES.includes(r.status) && r.createdAt >= since && r.id > afterId && !this.claimed(r, now))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit);
+    return rows.map((r) => {
+      Object.assign(r, { status: 'pending', nextAttemptAt: now, retryStep: 0, seq: r.seq + 1 });
+      return { id: r.id, seq: r.seq, nextAttemptAt: now };
+    });
+  }
+
+  private claimed(row: Row, now: Date): boolean {
+    return row.claimToken !== null && row.claimedUntil !== null && row.claimedUntil > now;
+  }
+
+  private copy(row: Row): Delivery {
+    const { claimToken: _token, ...delivery } = structuredClone(row);
+    return delivery;
+  }
+}

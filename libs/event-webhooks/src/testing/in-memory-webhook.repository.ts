@@ -1,0 +1,57 @@
+import { Webhook } from '../webhooks/webhook';
+import { FailureCount, WebhookRepository, WebhookSettingsChange } from '../webhooks/webhook.repository';
+
+export class InMemoryWebhookRepository extends WebhookRepository {
+  readonly rows = new Map<string, Webhook>();
+
+  async insertWithinLimit(webhook: Webhook, maxPerAccount: number) {
+    if ((await this.listForAccount(webhook.accountId)).length >= maxPerAccount) return false;
+    this.rows.set(webhook.id, structuredClone(webhook));
+    return true;
+  }
+  async findForAccount(accountId: number, id: string) {
+    const row = this.rows.get(id);
+    return row && row.accountId === accountId ? structuredClone(row) : null;
+  }
+  async findById(id: string) {
+    const row = this.rows.get(id);
+    return row ? structuredClone(row) : null;
+  }
+  async listForAccount(accountId: number) {
+    return [...this.rows.values()].filter((w) => w.accountId === accountId).map((w) => structuredClone(w));
+  }
+  async listForAccounts(accountIds: number[]) {
+    return [...this.rows.values()].filter((w) => accountIds.includes(w.accountId)).map((w) => structuredClone(w));
+  }
+  async updateSettings(id: string, change: WebhookSettingsChange) {
+    const row = this.rows.get(id);
+    if (row) Object.assign(row, change);
+  }
+  async delete(id: string) {
+    this.rows.delete(id);
+  }
+  async enable(id: string, at: Date) {
+    const row = this.rows.get(id);
+    if (row) Object.assign(row, { state: 'enabled', consecutiveFailures: 0, disabledAt: null, updatedAt: at });
+  }
+  async disable(id: string, at: Date) {
+    const row = this.rows.get(id);
+    if (!row || row.state === 'disabled') return false;
+    Object.assign(row, { state: 'disabled', disabledAt: at, updatedAt: at });
+    return true;
+  }
+  async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date) {
+    const row = this.rows.get(id);
+    if (row) Object.assign(row, { sealedSecret, sealedPreviousSecret: sealedPrevious, previousSecretExpiresAt: previousExpiresAt, updatedAt: at });
+  }
+  async countFailure(id: string): Promise<FailureCount | null> {
+    const row = this.rows.get(id);
+    if (!row) return null;
+    row.consecutiveFailures += 1;
+    return { consecutiveFailures: row.consecutiveFailures, state: row.state };
+  }
+  async resetFailures(id: string) {
+    const row = this.rows.get(id);
+    if (row) row.consecutiveFailures = 0;
+  }
+}

@@ -1,0 +1,38 @@
+import { Webhook } from './webhook';
+
+export interface WebhookSettingsChange {
+  url: string;
+  events: string[];
+  description: string | null;
+  updatedAt: Date;
+}
+
+export interface FailureCount {
+  consecutiveFailures: number;
+  state: Webhook['state'];
+}
+
+/**
+ * Webhooks of an account. Writes are narrow on purpose: the failure counter and the state are
+ * changed only by their own atomic statements, never by writing back a whole row that was read.
+ */
+export abstract class WebhookRepository {
+  /** Inserts unless the account already has `maxPerAccount` webhooks; false when the limit is reached. */
+  abstract insertWithinLimit(webhook: Webhook, maxPerAccount: number): Promise<boolean>;
+  abstract findForAccount(accountId: number, id: string): Promise<Webhook | null>;
+  abstract findById(id: string): Promise<Webhook | null>;
+  /** Oldest first. */
+  abstract listForAccount(accountId: number): Promise<Webhook[]>;
+  /** Every webhook of these accounts (fan-out filters them by event type). */
+  abstract listForAccounts(accountIds: number[]): Promise<Webhook[]>;
+  abstract updateSettings(id: string, change: WebhookSettingsChange): Promise<void>;
+  abstract delete(id: string): Promise<void>;
+  /** state enabled, failures 0, disabledAt null. */
+  abstract enable(id: string, at: Date): Promise<void>;
+  /** enabled -> disabled; false when it was already disabled (or is gone). */
+  abstract disable(id: string, at: Date): Promise<boolean>;
+  abstract replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<void>;
+  /** Adds one to the failure counter in one statement, then reads it back (in the same transaction). Null when the webhook is gone. */
+  abstract countFailure(id: string): Promise<FailureCount | null>;
+  abstract resetFailures(id: string): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { WorkflowRepository, WorkflowsService, WorkflowView, RunsService } from '../../automations/src';
+import { Clock, DomainError, notFound } from '../../kernel/src';
+import { IncomingTriggerSettings } from './incoming-trigger.settings';
+import { TokenBucketLimiter } from './token-bucket-limiter';
+import { generateTriggerToken, hashTriggerToken } from './trigger-token';
+
+export interface ActivatedWorkflowView extends WorkflowView {
+  /** `${PUBLIC_BASE_URL}/hooks/<token>`: shown in the activation response alone. */
+  triggerUrl: string;
+}
+
+/**
+ * The incoming-webhook trigger (kind C): secret URLs issued at activation, and the intake that
+ * turns a call into a run. Only the token's SHA-256 is stored; each activation issues a new
+ * token and voids the previous one; deactivation voids it too.
+ */
+@Injectable()
+export class IncomingTriggerService {
+  private readonly limiter: TokenBucketLimiter;
+
+  constructor(
+    private readonly workflows: WorkflowsService,
+    private readonly workflowRepository: WorkflowRepository,
+    private readonly runs: RunsService,
+    private readonly clock: Clock,
+    private readonly settings: IncomingTriggerSettings,
+  ) {
+    this.limiter = new TokenBucketLimiter(settings.rateLimit);
+  }
+
+  async activate(accountId: number, workflowId: string): Promise<ActivatedWorkflowView> {
+    const token = generateTriggerToken();
+    const workflow = await this.workflows.activate(accountId, workflowId, hashTriggerToken(token));
+    return { ...workflow, triggerUrl: `${this.settings.publicBaseUrl}/hooks/${token}` };
+  }
+
+  deactivate(accountId: number, workflowId: string): Promise<WorkflowView> {
+    return this.workflows.deactivate(accountId, workflowId);
+  }
+
+  /**
+   * One call of a trigger URL: rate limit per token, one lookup by the token's hash (an unknown
+   * and an inactive token take the same path to the same 404), the body checked to be JSON, then
+   * a run recorded. `rawBody` is stored as received and parsed here only to validate it.
+   */
+  async accept(token: string, rawBody: string): Promise<{ runId: string }> {
+    const tokenHash = hashTriggerToken(token);
+    const verdict = this.limiter.take(tokenHash, this.clock.nowMs());
+    if (!verdict.allowed) {
+      throw new DomainError('rate_limited', 'too many calls to this trigger URL; retry later', verdict.retryAfterSeconds);
+    }
+    const workflow = await this.workflowRepository.findActiveByTriggerTokenHash(tokenHash);
+    if (!workflow) throw notFound('no active trigger at this URL');
+    try {
+      JSON.parse(rawBody);
+    } catch {
+      throw new DomainError('invalid_json', 'the request body is not valid JSON');
+    }
+    return { runId: await this.runs.start(workflow, rawBody) };
+  }
+}

@@ -1,0 +1,16 @@
+import { RateLimit } from './token-bucket-limiter';
+
+/** Default per-URL rate limit of POST /hooks/{token}: bursts of 60, then 10 calls per second. */
+export const DEFAULT_TRIGGER_RATE_LIMIT: RateLimit = { burst: 60, perSecond: 10 };
+
+/** What the incoming-trigger lib reads from the configuration (provided from APP_CONFIG). */
+export class IncomingTriggerSettings {
+  constructor(
+    /** PUBLIC_BASE_URL without a trailing slash: trigger URLs are `${publicBaseUrl}/hooks/<token>`. */
+    readonly publicBaseUrl: string,
+    readonly rateLimit: RateLimit = DEFAULT_TRIGGER_RATE_LIMIT,
+  ) {}
+}
+
+/** Largest trigger body, in bytes (CONTRACT §6: 256 KB). */
+export const TRIGGER_BODY_LIMIT_BYTES = 262_144;

@@ -1,0 +1,17 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** Random bytes of a trigger token: 256 bits. */
+export const TRIGGER_TOKEN_BYTES = 32;
+
+/** A new trigger token: 256 random bits in base64url (43 characters), the last part of `/hooks/<token>`. */
+export function generateTriggerToken(): string {
+  return randomBytes(TRIGGER_TOKEN_BYTES).toString('base64url');
+}
+
+/**
+ * What is stored and looked up instead of the token: its SHA-256 in hex. The token carries 256
+ * random bits, so a fast hash is enough (nothing to brute-force), and a database leak reveals no URL.
+ */
+export function hashTriggerToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}

@@ -1,0 +1,17 @@
+import { WebhookTarget } from './webhook-target';
+
+export abstract class WebhookTargetRepository {
+  abstract insert(target: WebhookTarget): Promise<void>;
+  /** Writes name, url, headers, key and updatedAt of an existing target of the account. */
+  abstract update(target: WebhookTarget): Promise<void>;
+  abstract findById(accountId: number, id: string): Promise<WebhookTarget | null>;
+  /** The account's targets, oldest first. */
+  abstract listByAccount(accountId: number): Promise<WebhookTarget[]>;
+  /** False when the account has no such target. */
+  abstract delete(accountId: number, id: string): Promise<boolean>;
+}
+
+/** Which workflows call a target in one of their steps (a target in use cannot be deleted). */
+export abstract class TargetUsage {
+  abstract workflowsUsing(accountId: number, targetId: string): Promise<Array<{ id: string; name: string }>>;
+}

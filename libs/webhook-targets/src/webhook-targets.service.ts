@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { checkTargetUrl, Clock, invalidParameter, looksLikeId, newId, notFound, SecretBox, UnitOfWork } from '../../kernel/src';
+import { checkSigningKey, generateSigningKey } from './signing-key';
+import { validateTargetHeaders } from './target-headers';
+import { toTargetView, WebhookTarget, WebhookTargetInput, WebhookTargetView } from './webhook-target';
+import { TargetUsage, WebhookTargetRepository } from './webhook-target.repository';
+import { WebhookTargetsSettings } from './webhook-targets.settings';
+
+const NAME_MAX = 200;
+
+/**
+ * Webhook targets (CONTRACT §6): CRUD scoped to the account, URL and address rules, custom headers,
+ * and a signing key kept sealed and shown only in the response that generated it.
+ *
+ * PUT takes the create body: name and url are required; `headers`, when present, replace the set;
+ * `signingKey` replaces the key, `null` removes it, absent keeps it; `generateSigningKey: true`
+ * replaces it with a new generated key returned once. A target still called by a workflow cannot
+ * be deleted (400 invalid_parameter naming the workflows).
+ */
+@Injectable()
+export class WebhookTargetsService {
+  constructor(
+    private readonly targets: WebhookTargetRepository,
+    private readonly usage: TargetUsage,
+    private readonly secrets: SecretBox,
+    private readonly clock: Clock,
+    private readonly settings: WebhookTargetsSettings,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async create(accountId: number, input: WebhookTargetInput): Promise<WebhookTargetView> {
+    const fields = this.checkFields(input);
+    const { sealed, generated } = this.keyFor(input, null);
+    const now = this.clock.now();
+    const target: WebhookTarget = { id: newId('tgt', now.getTime()), accountId, ...fields, headers: fields.headers ?? {}, signingKeySealed: sealed, createdAt: now, updatedAt: now };
+    await this.targets.insert(target);
+    return toTargetView(target, generated);
+  }
+
+  async list(accountId: number): Promise<WebhookTargetView[]> {
+    return (await this.targets.listByAccount(accountId)).map((t) => toTargetView(t));
+  }
+
+  async get(accountId: number, id: string): Promise<WebhookTargetView> {
+    return toTargetView(await this.find(accountId, id));
+  }
+
+  async update(accountId: number, id: string, input: WebhookTargetInput): Promise<WebhookTargetView> {
+    const fields = this.checkFields(input);
+    return this.uow.run(async () => {
+      const existing = await this.find(accountId, id);
+      const { sealed, generated } = this.keyFor(input, existing.signingKeySealed);
+      const target: WebhookTarget = {
+        ...existing,
+        name: fields.name,
+        url: fields.url,
+        headers: fields.headers ?? existing.headers,
+        signingKeySealed: sealed,
+        updatedAt: this.clock.now(),
+      };
+      await this.targets.update(target);
+      return toTargetView(target, generated);
+    });
+  }
+
+  async delete(accountId: number, id: string): Promise<void> {
+    await this.uow.run(async () => {
+      await this.find(accountId, id);
+      const users = await this.usage.workflowsUsing(accountId, id);
+      if (users.length > 0) {
+        const names = users.map((w) => `${w.id} (${JSON.stringify(w.name)})`).join(', ');
+        throw invalidParameter(`webhook target ${id} is used by workflow${users.length > 1 ? 's' : ''} ${names}: remove it from their steps first`);
+      }
+      await this.targets.delete(accountId, id);
+    });
+  }
+
+  /** The target for a step of the account's workflow, or null when it no longer exists. */
+  async findForStep(accountId: number, id: string): Promise<WebhookTarget | null> {
+    return looksLikeId('tgt', id) ? this.targets.findById(accountId, id) : null;
+  }
+
+  private async find(accountId: number, id: string): Promise<WebhookTarget> {
+    const target = looksLikeId('tgt', id) ? await this.targets.findById(accountId, id) : null;
+    if (!target) throw notFound(`webhook target ${id} not found`);
+    return target;
+  }
+
+  private checkFields(input: WebhookTargetInput): { name: string; url: string; headers?: Record<string, string> } {
+    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    if (name.length === 0 || name.length > NAME_MAX) throw invalidParameter(`name must be 1 to ${NAME_MAX} characters`);
+    const check = checkTargetUrl(input.url, { allowPrivate: this.settings.allowPrivateTargets });
+    if (!check.ok) throw invalidParameter(check.message);
+    const headers = input.headers === undefined ? undefined : validateTargetHeaders(input.headers);
+    return { name, url: input.url, ...(headers === undefined ? {} : { headers }) };
+  }
+
+  /** The sealed key to store, and the generated key to show once (when one was generated). */
+  private keyFor(input: WebhookTargetInput, current: string | null): { sealed: string | null; generated?: string } {
+    const generate = input.generateSigningKey === true;
+    if (generate && typeof input.signingKey === 'string') {
+      throw invalidParameter('give either signingKey or generateSigningKey, not both');
+    }
+    if (generate) {
+      const key = generateSigningKey();
+      return { sealed: this.secrets.seal(key), generated: key };
+    }
+    if (typeof input.signingKey === 'string') return { sealed: this.secrets.seal(checkSigningKey(input.signingKey)) };
+    if (input.signingKey === null) return { sealed: null };
+    return { sealed: current };
+  }
+}
