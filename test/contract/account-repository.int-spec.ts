@@ -1,40 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { AccountRepository, ApiKeyRepository, hashApiKey } from '../../libs/accounts/src';
-import { openDatabase } from '../../libs/adapters/typeorm/src/data-source.factory';
 import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
-import { MYSQL, serviceAvailable } from '../support/services';
-import { createMysqlDatabase } from '../support/test-app';
+import { openTestDatabase, TestDatabase } from '../support/databases';
+import { serviceAvailable, TEST_MYSQL } from '../support/services';
 
-interface StorageUnderTest {
-  db: TypeormDatabase;
-  close(): Promise<void>;
-}
-
-const storages: Array<[string, () => Promise<StorageUnderTest | null>]> = [
-  [
-    'sqlite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'wh-accounts-'));
-      const db = await openDatabase({ kind: 'sqlite', sqlitePath: join(dir, 'nested', 'service.db'), databaseUrl: null });
-      return { db, close: async () => (await db.dataSource.destroy(), rmSync(dir, { recursive: true, force: true })) };
-    },
-  ],
-  [
-    'mariadb',
-    async () => {
-      if (!(await serviceAvailable('MariaDB', MYSQL.host, MYSQL.port))) return null;
-      const database = await createMysqlDatabase('wh_accounts');
-      const db = await openDatabase({ kind: 'mysql', sqlitePath: '', databaseUrl: database.url });
-      return { db, close: async () => (await db.dataSource.destroy(), await database.drop()) };
-    },
-  ],
+const storages: Array<[string, () => Promise<TestDatabase | null>]> = [
+  ['sqlite', () => openTestDatabase('sqlite')],
+  ['mariadb', async () => ((await serviceAvailable('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port)) ? openTestDatabase('mysql') : null)],
 ];
 
 describe.each(storages)('account storage contract (%s)', (_name, open) => {
-  let storage: StorageUnderTest | null;
+  let storage: TestDatabase | null;
   let accounts: AccountRepository;
   let keys: ApiKeyRepository;
 
@@ -44,7 +19,7 @@ describe.each(storages)('account storage contract (%s)', (_name, open) => {
     accounts = new TypeormAccountRepository(storage.db);
     keys = new TypeormApiKeyRepository(storage.db);
   });
-  afterAll(async () => storage?.close());
+  afterAll(async () => storage?.drop());
 
   it('runs every migration at open, and SQLite in WAL mode', async () => {
     if (!storage) return;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../libs/adapters/typeorm/src/data-source.factory';
 import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
-import { createMysqlDatabase, profileAvailable } from '../support/test-app';
+import { createMysqlDatabase } from '../support/databases';
+import { profileAvailable } from '../support/test-app';
 import { describeSendRepositoryContract, SendStorageHandle } from './send-status-repository.contract';
 
 async function handleFor(open: () => Promise<TypeormDatabase>, cleanup: () => Promise<void>, separateSecond: boolean): Promise<SendStorageHandle> {

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { createPool } from 'mysql2/promise';
 import request from 'supertest';
 import { AppConfig, loadConfig } from '../../config/load-config';
 import { createApiApp } from '../../apps/api/src/create-api-app';
 import { OperatorTokens } from '../../apps/api/src/http/operator-tokens';
 import { createLogger } from '../../libs/adapters/logging/logger';
-import { MYSQL, NATS, serviceAvailable } from './services';
+import { createMysqlDatabase } from './databases';
+import { serviceAvailable, TEST_MYSQL, TEST_NATS } from './services';
 
 export type Profile = 'sqlite' | 'mysql-nats';
 
@@ -34,25 +34,10 @@ export interface TestAppOptions {
   env?: Record<string, string>;
 }
 
-/** Creates a fresh MariaDB database and returns its URL and a function that drops it. */
-export async function createMysqlDatabase(prefix = 'wh_test'): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const pool = createPool({ uri: MYSQL.url, connectionLimit: 1 });
-  await pool.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  return {
-    url: `${MYSQL.url}/${name}`,
-    name,
-    drop: async () => {
-      await pool.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await pool.end();
-    },
-  };
-}
-
 /** Whether a profile's servers answer (throws under CI when they do not). */
 export async function profileAvailable(profile: Profile): Promise<boolean> {
   if (profile === 'sqlite') return true;
-  return (await serviceAvailable('MariaDB', MYSQL.host, MYSQL.port)) && (await serviceAvailable('NATS', NATS.host, NATS.port));
+  return (await serviceAvailable('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port)) && (await serviceAvailable('NATS', TEST_NATS.host, TEST_NATS.port));
 }
 
 /** Starts the API app (dispatcher in-process) on a fresh database of the given profile. */
@@ -76,7 +61,7 @@ export async function startTestApp(profile: Profile, options: TestAppOptions = {
       STORAGE: 'mysql',
       DATABASE_URL: database.url,
       QUEUE: 'nats',
-      NATS_URL: NATS.url,
+      NATS_URL: TEST_NATS.url,
       NATS_PREFIX: `e2e_${randomBytes(4).toString('hex')}`,
     });
   }
