@@ -4,7 +4,7 @@ import { createWorkQueue } from '../../libs/adapters/queue.factory';
 import { openDatabase } from '../../libs/adapters/typeorm/src/data-source.factory';
 import { SystemClock } from '../../libs/kernel/src';
 import { generateSecret, signServiceSignature } from '../../libs/signing/src';
-import { freshStorage, machineLine, percentile, printTable, round, startCountingReceiver } from './bench-support';
+import { CountingReceiver, freshStorage, machineLine, percentile, printTable, round, startCountingReceiver } from './bench-support';
 
 /**
  * Plumbing benchmark (issue 3): a bare undici + HMAC POST loop (the baseline), then the same
@@ -12,6 +12,9 @@ import { freshStorage, machineLine, percentile, printTable, round, startCounting
  */
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 5000);
 const CONCURRENCY = 64;
+/** Latency is measured apart from throughput, at a fixed rate, one item per transaction. */
+const LATENCY_RATE = Number(process.env.BENCH_RATE ?? 200);
+const LATENCY_SECONDS = 5;
 const PAYLOAD = 'x'.repeat(1024);
 const SECRET = generateSecret();
 
@@ -25,7 +28,6 @@ interface Result {
 async function baseline(): Promise<Result> {
   const receiver = await startCountingReceiver();
   const http = new UndiciOutboundHttp({ timeoutMs: 10_000, allowPrivate: true, userAgent: 'bench', maxConnectionsPerOrigin: CONCURRENCY });
-  const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -36,15 +38,39 @@ async function baseline(): Promise<Result> {
         const body = JSON.stringify({ sent, payload: PAYLOAD });
         const result = await http.post({ url: receiver.url, headers: signedHeaders(body), body });
         if (result.status !== 204) throw new Error(`baseline: ${result.error ?? result.status}`);
-        latencies.push(performance.now() - sent);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const paced = await atFixedRate(async () => {
+    const body = JSON.stringify({ sent: performance.now(), payload: PAYLOAD });
+    await http.post({ url: receiver.url, headers: signedHeaders(body), body });
+  }, receiver);
   await http.close();
   await receiver.close();
+  return { name: 'baseline: undici + HMAC POST loop', itemsPerSecond: ITEMS / seconds, ...paced };
+}
+
+/** Sends LATENCY_RATE items/s for LATENCY_SECONDS and returns sent→received percentiles. */
+async function atFixedRate(send: () => Promise<unknown>, receiver: CountingReceiver) {
+  const latencies: number[] = [];
+  const total = LATENCY_RATE * LATENCY_SECONDS;
+  let done!: () => void;
+  const allReceived = new Promise<void>((resolve) => (done = resolve));
+  receiver.onRequest = (body, at) => {
+    latencies.push(at - (JSON.parse(body.toString()) as { sent: number }).sent);
+    if (latencies.length === total) done();
+  };
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / LATENCY_RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    void send();
+  }
+  await allReceived;
   latencies.sort((a, b) => a - b);
-  return { name: 'baseline: undici + HMAC POST loop', itemsPerSecond: ITEMS / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+  return { p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
 }
 
 async function throughQueue(name: string, storageKind: 'sqlite' | 'mysql', queueKind: 'database' | 'nats'): Promise<Result> {
@@ -60,15 +86,13 @@ async function throughQueue(name: string, storageKind: 'sqlite' | 'mysql', queue
   const queue = await createWorkQueue(config, db, new SystemClock());
   const receiver = await startCountingReceiver();
   const http = new UndiciOutboundHttp({ timeoutMs: 10_000, allowPrivate: true, userAgent: 'bench', maxConnectionsPerOrigin: CONCURRENCY });
-  const latencies: number[] = [];
   let done!: () => void;
   const allReceived = new Promise<void>((resolve) => (done = resolve));
-  receiver.onRequest = (body, at) => {
-    latencies.push(at - (JSON.parse(body.toString()) as { sent: number }).sent);
+  receiver.onRequest = () => {
     if (receiver.received === ITEMS) done();
   };
   const subscription = await queue.consume(
-    'bench.plumbing',
+    'bench-plumbing',
     async (work) => {
       const body = JSON.stringify({ sent: work.payload.sent, payload: PAYLOAD });
       const result = await http.post({ url: receiver.url, headers: signedHeaders(body), body });
@@ -78,19 +102,19 @@ async function throughQueue(name: string, storageKind: 'sqlite' | 'mysql', queue
   );
   const started = performance.now();
   for (let i = 0; i < ITEMS; i += 100) {
-    const batch = Array.from({ length: Math.min(100, ITEMS - i) }, () => ({ topic: 'bench.plumbing', payload: { sent: performance.now() } }));
+    const batch = Array.from({ length: Math.min(100, ITEMS - i) }, () => ({ topic: 'bench-plumbing', payload: { sent: performance.now() } }));
     await db.transaction(() => queue.enqueue(batch));
   }
   await allReceived;
   const seconds = (performance.now() - started) / 1000;
+  const paced = await atFixedRate(() => db.transaction(() => queue.enqueue([{ topic: 'bench-plumbing', payload: { sent: performance.now() } }])), receiver);
   await subscription.stop(1000);
   await queue.close();
   await http.close();
   await receiver.close();
   await db.dataSource.destroy();
   await drop();
-  latencies.sort((a, b) => a - b);
-  return { name, itemsPerSecond: ITEMS / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+  return { name, itemsPerSecond: ITEMS / seconds, ...paced };
 }
 
 function signedHeaders(body: string): Record<string, string> {
@@ -99,6 +123,7 @@ function signedHeaders(body: string): Record<string, string> {
 
 async function main(): Promise<void> {
   console.log(`plumbing bench: ${ITEMS} items of 1 KB, ${CONCURRENCY} in flight; ${machineLine()}`);
+  process.env.LOG_LEVEL = 'warn';
   const base = await baseline();
   const results = [
     base,
@@ -107,7 +132,7 @@ async function main(): Promise<void> {
     await throughQueue('QUEUE=nats on MariaDB', 'mysql', 'nats'),
   ];
   printTable(
-    'items/s and enqueue→receive latency',
+    `items/s (${ITEMS} items, burst) and enqueue→receive latency at ${LATENCY_RATE} items/s`,
     results.map((r) => ({
       path: r.name,
       'items/s': round(r.itemsPerSecond, 0),

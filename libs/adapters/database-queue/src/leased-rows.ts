@@ -134,10 +134,14 @@ export class LeasedRows {
     return rows.map((r) => this.toClaimed(r, ''));
   }
 
-  /** Deletes rows whatever their lease (the outbox fast path, after JetStream has them). */
-  async deleteByIds(ids: string[]): Promise<void> {
+  /**
+   * Deletes rows no worker holds (the outbox fast path, after JetStream has them). A row a relay
+   * claimed meanwhile is left to that relay: it publishes it again (stored once by msgID) and
+   * deletes it under its own lease.
+   */
+  async deleteUnleased(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.exec(`DELETE FROM ${this.table.name} WHERE id IN (${marks(ids)})`, ids);
+    await this.db.exec(`DELETE FROM ${this.table.name} WHERE id IN (${marks(ids)}) AND lease_token IS NULL`, ids);
   }
 
   private dueFilter(topic: string | null, nowMs: number): [string, unknown[]] {

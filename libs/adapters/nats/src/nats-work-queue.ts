@@ -216,7 +216,7 @@ export class NatsWorkQueue extends WorkQueue {
       const rows = await this.outbox.unleased(ids);
       const published: string[] = [];
       await Promise.all(rows.map((row) => this.publish(row).then(() => published.push(row.id), () => undefined)));
-      await this.outbox.deleteByIds(published);
+      await this.outbox.deleteUnleased(published);
     } catch (error) {
       this.logger.warn(`outbox: immediate hand-over failed, the relay will retry: ${describeError(error)}`);
     }
