@@ -59,6 +59,12 @@ export interface AppConfig {
     /** SECRETS_KEY: 32 bytes (hex or base64) encrypting stored secrets; unset, the server warns. */
     key: Buffer | null;
   };
+  triggers: {
+    /** TRIGGER_RATE_LIMIT_BURST: calls one trigger URL may make at once before it is limited (default 60). */
+    rateLimitBurst: number;
+    /** TRIGGER_RATE_LIMIT_PER_SECOND: sustained calls per second per trigger URL and API process (default 10). */
+    rateLimitPerSecond: number;
+  };
   sendStatus: {
     /** SEND_STATUS_RETENTION_DAYS: days a send record is kept after creation (default 365). */
     retentionDays: number;

@@ -47,6 +47,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rotationGraceMs: duration(env, 'SECRET_ROTATION_GRACE', '24h'),
       key: secretKey(env, 'SECRETS_KEY'),
     },
+    triggers: {
+      rateLimitBurst: integer(env, 'TRIGGER_RATE_LIMIT_BURST', 60, 1, 1_000_000),
+      rateLimitPerSecond: integer(env, 'TRIGGER_RATE_LIMIT_PER_SECOND', 10, 1, 1_000_000),
+    },
     sendStatus: { retentionDays: integer(env, 'SEND_STATUS_RETENTION_DAYS', 365, 1, 36_500) },
     runtime: {
       dispatcherEnabled: boolean(env, 'DISPATCHER_ENABLED', true),

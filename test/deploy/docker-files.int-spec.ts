@@ -51,6 +51,10 @@ describe('docker files', () => {
       expect(environment.QUEUE).toBe('nats');
     }
     expect(compose.services.api.environment?.DISPATCHER_ENABLED).toBe('false');
+    // Variables that tune one process kind are set on that service; every other one on both.
+    const perProcess = ['DISPATCHER_ENABLED', 'DISPATCHER_CONCURRENCY', 'DISPATCHER_ORIGIN_CONCURRENCY', 'DISPATCHER_HEALTH_PORT', 'SHUTDOWN_GRACE_MS'];
+    const wired = new Set([...Object.keys(compose.services.api.environment ?? {}), ...Object.keys(compose.services.dispatcher.environment ?? {})]);
+    expect(variables.filter((name) => !wired.has(name) && !perProcess.includes(name))).toEqual([]);
   });
 
   it('requires the secrets (and lists them in .env.example) instead of shipping defaults', () => {

@@ -8,6 +8,7 @@ import type { AppConfig } from '../../../config/load-config';
 import { PinoNestLogger, redactUrl } from '../../../libs/adapters/logging/logger';
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
 import { ApiModule } from './api.module';
+import { HOOKS_OPENAPI_PATHS } from './automations/hooks.openapi';
 import { ContractExceptionFilter } from './http/contract-exception.filter';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { OperatorTokens } from './http/operator-tokens';
@@ -91,6 +92,8 @@ function setUpDocs(app: NestFastifyApplication): void {
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'INTERNAL_TOKEN' }, 'internal')
       .build(),
   );
+  // POST /hooks/{token} is a Fastify route (body limit and raw body of its own): documented by hand.
+  Object.assign(document.paths, HOOKS_OPENAPI_PATHS);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml', raw: ['json', 'yaml'] });
 }
 

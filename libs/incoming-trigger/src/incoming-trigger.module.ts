@@ -10,7 +10,8 @@ import { IncomingTriggerSettings } from './incoming-trigger.settings';
   providers: [
     {
       provide: IncomingTriggerSettings,
-      useFactory: (config: AppConfig) => new IncomingTriggerSettings(config.http.publicBaseUrl),
+      useFactory: (config: AppConfig) =>
+        new IncomingTriggerSettings(config.http.publicBaseUrl, { burst: config.triggers.rateLimitBurst, perSecond: config.triggers.rateLimitPerSecond }),
       inject: [APP_CONFIG],
     },
     IncomingTriggerService,

@@ -1,6 +1,6 @@
 import { RateLimit } from './token-bucket-limiter';
 
-/** Default per-URL rate limit of POST /hooks/{token}: bursts of 60, then 10 calls per second. */
+/** Per-URL rate limit of POST /hooks/{token} when none is configured: bursts of 60, then 10 per second. */
 export const DEFAULT_TRIGGER_RATE_LIMIT: RateLimit = { burst: 60, perSecond: 10 };
 
 /** What the incoming-trigger lib reads from the configuration (provided from APP_CONFIG). */

@@ -1,10 +1,9 @@
 import { ConsumeOptions, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
 import { TargetUsage } from '../../../webhook-targets/src';
+import { copy } from '../../../webhook-targets/src/testing/fakes';
 import { RunRepository, WorkflowRepository } from '../automations.repository';
 import { Run } from '../run';
 import { targetIdsOf, Workflow } from '../workflow';
-
-const copy = <T>(value: T): T => structuredClone(value);
 
 export class InMemoryWorkflowRepository extends WorkflowRepository {
   readonly rows = new Map<string, Workflow>();

@@ -39,7 +39,8 @@ export class ImmediateUnitOfWork extends UnitOfWork {
   }
 }
 
-const copy = <T>(value: T): T => structuredClone(value);
+/** Stored rows are copies, as a database would hold them. */
+export const copy = <T>(value: T): T => structuredClone(value);
 
 export class InMemoryTargetRepository extends WebhookTargetRepository {
   readonly rows = new Map<string, WebhookTarget>();

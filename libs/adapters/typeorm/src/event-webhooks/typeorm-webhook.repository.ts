@@ -48,11 +48,13 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   /**
-   * The count and the insert are one statement. On MySQL, INSERT ... SELECT takes shared locks on
-   * the rows it counts, so two creates racing for the last slot serialise (one deadlocks and is
-   * retried by the transaction); on SQLite writers run one at a time anyway.
+   * The count and the insert are one statement. On MySQL, creates for one account first queue on
+   * the account's row lock: without it, two INSERT ... SELECT racing for the last slot each hold a
+   * shared gap lock the other's insert waits for, a deadlock. SQLite runs one writer at a time.
+   * Call inside a unit of work.
    */
   async insertWithinLimit(w: Webhook, maxPerAccount: number): Promise<boolean> {
+    if (this.db.dialect === 'mysql') await this.db.query('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [w.accountId]);
     const { affected } = await this.db.exec(
       `INSERT INTO webhooks (${COLUMNS})
        SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM (SELECT COUNT(*) AS n FROM webhooks WHERE account_id = ?) existing WHERE existing.n < ?`,

@@ -49,8 +49,9 @@ export class Automations1732230003000 implements MigrationInterface {
       new Table({
         name: 'workflow_targets',
         columns: [
-          { ...idColumn('workflow_id'), isPrimary: true },
-          { ...idColumn('target_id'), isPrimary: true },
+          // composite primary key (workflow_id, target_id)
+          idColumn('workflow_id'),
+          idColumn('target_id'),
           intColumn('account_id'),
         ],
         indices: [new TableIndex({ name: 'ix_workflow_targets_target', columnNames: ['target_id'] })],
