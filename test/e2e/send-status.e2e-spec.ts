@@ -1,12 +1,19 @@
+import { isValid } from '../../libs/signing/src';
+import { sendEventId } from '../../libs/send-status/src';
+import { eventually } from '../support/eventually';
+import { startProcess, waitForOutput } from '../support/processes';
+import { Receiver, startReceiver } from '../support/receiver';
 import { PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';
+import { sleep } from '../support/waiting';
 
 const DAY = 86_400_000;
 
 describe.each(PROFILES)('send status (%s)', (profile) => {
   let sut: TestApp;
   let skip = false;
-  let acme: { id: number; apiKey: string };
-  let globex: { id: number; apiKey: string };
+  let acme: { id: number; name: string; apiKey: string };
+  let globex: { id: number; name: string; apiKey: string };
+  let receiver: Receiver | undefined;
 
   beforeAll(async () => {
     skip = !(await profileAvailable(profile));
@@ -16,7 +23,8 @@ describe.each(PROFILES)('send status (%s)', (profile) => {
     globex = await sut.createAccount('Globex');
   });
   afterAll(async () => {
-    if (!skip) await sut.close();
+    await receiver?.close();
+    if (!skip && sut) await sut.close();
   });
 
   const internal = () => `Bearer ${sut.tokens.internal}`;
@@ -253,7 +261,100 @@ describe.each(PROFILES)('send status (%s)', (profile) => {
 
   it('runs the retention purge in the in-process dispatcher at start', async () => {
     if (skip) return;
-    expect(sut.logs.join('')).toMatch(/start purge: \d+ send records|start purge skipped/);
+    await eventually(() => expect(sut.logs.join('')).toMatch(/start purge: \d+ send records|start purge skipped/));
+  });
+
+  it('runs the retention purge in a standalone dispatcher (npm run start:dispatcher; built dist)', async () => {
+    // The standalone apps are the MySQL + NATS deployment (CONTRACT §8); SQLite is one process.
+    if (skip || profile !== 'mysql-nats') return;
+    const old = await newSend({ createdAt: new Date(Date.now() - 400 * DAY).toISOString() });
+    const { storage, queue } = sut.config;
+    const dispatcher = startProcess('apps/dispatcher/src/main.js', {
+      STORAGE: 'mysql',
+      DATABASE_URL: storage.databaseUrl!,
+      QUEUE: 'nats',
+      NATS_URL: queue.natsUrl,
+      NATS_PREFIX: queue.natsPrefix,
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await waitForOutput(dispatcher, /start purge: 1 send records/);
+      await waitForOutput(dispatcher, /dispatcher started/);
+      expect((await v3(old.id)).text).toBe(`{"id":"${old.id}","status":"not_found"}`);
+    } finally {
+      dispatcher.child.kill('SIGTERM');
+      const exit = await dispatcher.exited;
+      expect({ ...exit, output: exit.code === 0 ? '' : dispatcher.output() }).toEqual({ code: 0, signal: null, output: '' });
+    }
+  });
+
+  it('emits email.processed, email.delivered and email.bounced to a subscribed webhook, once per send', async () => {
+    if (skip) return;
+    receiver = await startReceiver({ status: 204 });
+    const owner = await sut.createAccount('Events Inc');
+    const webhook = await sut
+      .http()
+      .post('/v3/Webhook')
+      .set('api-key', owner.apiKey)
+      .send({ url: `${receiver.url}/hooks`, events: ['email.processed', 'email.delivered', 'email.bounced'] })
+      .expect(201);
+    const secret = webhook.body.secret as string;
+    const create = async (channel: string) =>
+      (await createSend({ accountId: owner.id, email: 'jane@example.com', channel }).expect(201)).body as { id: string; idSending: number };
+
+    const ok = await create('api_v2');
+    await report(ok.id, { status: 'sent' }).expect(202);
+    await report(ok.id, { status: 'delivered', diagCode: '250 2.0.0 OK', at: '2030-01-01T00:05:00.123Z' }).expect(202);
+    const ko = await create('smtp');
+    await report(ko.id, { status: 'bounced', bounceType: 'hard', at: '2030-01-01T00:06:00Z' }).expect(202);
+    const raced = await create('automation');
+    const reports = [
+      ...Array.from({ length: 10 }, (_, i) => ({ status: 'delivered', diagCode: `250 ${i}`, at: new Date(Date.UTC(2030, 0, 1, 0, 2, i)).toISOString() })),
+      ...Array.from({ length: 10 }, (_, i) => ({ status: 'bounced', bounceType: 'soft', at: new Date(Date.UTC(2030, 0, 1, 0, 3, i)).toISOString() })),
+    ];
+    await Promise.all(reports.map((body) => report(raced.id, body).expect(202)));
+    // a retried final report emits nothing more
+    await report(ok.id, { status: 'delivered', diagCode: '250 2.0.0 OK', at: '2030-01-01T00:05:00.123Z' }).expect(202);
+    await report(ok.id, { status: 'delivered', diagCode: '250 2.0.0 OK' }).expect(202);
+
+    type Envelope = { id: string; type: string; created: number; apiVersion: string; account: { id: number; name: string }; data: Record<string, unknown> };
+    const bodies = () => receiver!.requestsTo('/hooks').map((r) => JSON.parse(r.body) as Envelope);
+    await eventually(() => expect(bodies()).toHaveLength(6), 15_000);
+    await sleep(300);
+    const events = bodies();
+    expect(events).toHaveLength(6);
+    for (const request of receiver.requestsTo('/hooks')) expect(isValid(request.rawBody, request.headers['x-service-signature'] as string, secret)).toBe(true);
+    const of = (send: { id: string }, type: string) => events.filter((e) => e.id === sendEventId(send.id, type));
+
+    for (const [send, sendingType] of [[ok, 2], [ko, 3], [raced, 4]] as const) {
+      const [processed] = of(send, 'email.processed');
+      expect(processed).toEqual({
+        id: sendEventId(send.id, 'email.processed'),
+        type: 'email.processed',
+        created: expect.any(Number),
+        apiVersion: 'v3',
+        account: { id: owner.id, name: owner.name },
+        data: { email: 'jane@example.com', idSending: send.idSending, sendingType, processedAt: expect.any(String) },
+      });
+    }
+    expect(of(ok, 'email.delivered')).toEqual([
+      expect.objectContaining({
+        type: 'email.delivered',
+        account: { id: owner.id, name: owner.name },
+        data: { email: 'jane@example.com', idSending: ok.idSending, sendingType: 2, diagCode: '250 2.0.0 OK', deliveredAt: '2030-01-01T00:05:00.123Z' },
+      }),
+    ]);
+    expect(of(ko, 'email.bounced')).toEqual([
+      expect.objectContaining({
+        type: 'email.bounced',
+        data: { email: 'jane@example.com', idSending: ko.idSending, sendingType: 3, diagCode: null, bounceType: 'hard', bouncedAt: '2030-01-01T00:06:00.000Z' },
+      }),
+    ]);
+    const racedFinal = [...of(raced, 'email.delivered'), ...of(raced, 'email.bounced')];
+    expect(racedFinal).toHaveLength(1);
+    const racedStatus = (await v3(raced.id, owner.apiKey).expect(200)).body;
+    expect(racedFinal[0].type).toBe(`email.${racedStatus.status}`);
+    expect(racedFinal[0].data.diagCode).toBe(racedStatus.diagCode);
   });
 
   it('documents every route, the timing of delivered, and updatedAt', async () => {

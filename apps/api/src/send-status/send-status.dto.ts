@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsArray, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { BOUNCE_TYPES, REPORT_BATCH_MAX, REPORTABLE_STATUSES, SEND_CHANNELS, SEND_STATUSES } from '../../../../libs/send-status/src';
 
 /** Shown wherever a send status is: what each value means and when `delivered` shows up. */

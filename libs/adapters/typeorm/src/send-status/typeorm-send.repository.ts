@@ -155,8 +155,10 @@ export class TypeormSendRepository extends SendRepository {
     );
     if (rows.length === 0) return 0;
     const marks = rows.map(() => '?').join(', ');
-    await this.db.exec(`DELETE FROM send_history WHERE send_id IN (${marks})`, rows.map((r) => r.id));
+    // Sends first: their row locks make a concurrent report either finish before (its history
+    // is then deleted below) or find no send afterwards, so no history is left behind.
     const { affected } = await this.db.exec(`DELETE FROM sends WHERE id_sending IN (${marks})`, rows.map((r) => Number(r.id_sending)));
+    await this.db.exec(`DELETE FROM send_history WHERE send_id IN (${marks})`, rows.map((r) => r.id));
     return affected;
   }
 }
