@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsInt, IsObject, IsOptional, IsString, Matches } from 'class-validator';
+import { DELIVERY_STATUSES } from '../../../../libs/event-webhooks/src';
 
 /**
  * Request shapes of the event-webhooks routes. They check types only; the rules (catalog types,
@@ -50,7 +51,7 @@ export class RecoverDto {
 }
 
 export class ListDeliveriesQuery {
-  @ApiPropertyOptional({ enum: ['pending', 'retrying', 'succeeded', 'failed', 'skipped', 'cancelled'] })
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
   @IsOptional()
   @IsString()
   status?: string;
@@ -90,8 +91,8 @@ export class PublishEventDto {
   created?: number;
 }
 
+/** Documentation only: the batch route checks its body itself (see InternalEventsController). */
 export class PublishEventBatchDto {
   @ApiProperty({ type: [PublishEventDto], maxItems: 1000 })
-  @IsArray()
-  events!: unknown[];
+  events!: PublishEventDto[];
 }

@@ -167,6 +167,32 @@ describe(DeliveryWorker.name, () => {
     expect(await sut.handle(asWork(item, 3))).toEqual({ kind: 'done' });
   });
 
+  it('waits for a free slot of the origin, then uses the webhook as it is by then', async () => {
+    await setUp({ originConcurrency: 1 });
+    const { webhook } = await createWebhook();
+    await publish();
+    await publish();
+    const [first, second] = h.queue.take(DELIVERY_TOPIC);
+    let release!: () => void;
+    const post = h.http.post.bind(h.http);
+    h.http.post = async (request) => {
+      if (h.http.requests.length === 0) await new Promise<void>((resolve) => (release = resolve));
+      return post(request);
+    };
+
+    const running = sut.handle(asWork(first));
+    await new Promise((r) => setImmediate(r));
+    const waiting = sut.handle(asWork(second));
+    await new Promise((r) => setImmediate(r));
+    expect(h.http.requests).toHaveLength(0);
+    await h.service.update(acme, webhook.id, { url: 'https://moved.example.com/in' });
+    h.clock.advance(5);
+    release();
+    await Promise.all([running, waiting]);
+
+    expect(h.http.requests.map((r) => r.url)).toEqual(['https://hooks.example.com/in', 'https://moved.example.com/in']);
+  });
+
   it('skips the delivery of a webhook disabled meanwhile, and cancels that of a deleted one', async () => {
     const { webhook } = await createWebhook();
     const { webhook: doomed } = await createWebhook();

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ReceivedWork, WorkHandler, WorkOutcome, Clock, OutboundHttp, SecretBox, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { SERVICE_SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../../signing/src';
@@ -25,6 +25,7 @@ const BUSY_RECHECK_MARGIN_MS = 1_000;
 @Injectable()
 export class DeliveryWorker extends WorkHandler {
   readonly topic = DELIVERY_TOPIC;
+  private readonly logger = new Logger(DeliveryWorker.name);
 
   constructor(
     private readonly deliveries: DeliveryRepository,
@@ -55,7 +56,13 @@ export class DeliveryWorker extends WorkHandler {
       await this.deliveries.settle(delivery.id, delivery.seq, webhook ? 'skipped' : 'cancelled', now);
       return { kind: 'done' };
     }
-    return this.limiter.run(originOf(webhook.url), () => this.attempt(job, webhook));
+    const queuedAt = this.clock.nowMs();
+    return this.limiter.run(originOf(webhook.url), async () => {
+      // After a wait for the origin's slot, take the webhook as it is now (url, secrets); a
+      // webhook disabled or deleted meanwhile has settled its deliveries, so the claim fails.
+      const current = this.clock.nowMs() > queuedAt ? await this.webhooks.findById(webhook.id) : webhook;
+      return current ? this.attempt(job, current) : { kind: 'done' };
+    });
   }
 
   private async attempt({ delivery, body }: DispatchJob, webhook: Webhook): Promise<WorkOutcome> {
@@ -85,15 +92,17 @@ export class DeliveryWorker extends WorkHandler {
     const attempt: Attempt = { at: startedAt, durationMs: result.durationMs, httpStatus: result.status, error: result.error, responseBody: result.body };
     const success = isSuccess(result.status);
 
-    await this.uow.run(async () => {
+    const outcome = await this.uow.run(async () => {
       const finishedAt = this.clock.now();
       const standing = success ? await this.afterSuccess(webhook.id) : await this.afterFailure(webhook.id, finishedAt);
-      const outcome = afterAttempt({ success, retryStep: delivery.retryStep, retryScheduleMs: this.settings.retryScheduleMs, now: finishedAt, webhook: standing });
-      const recorded = await this.deliveries.recordAttempt(delivery.id, token, [...delivery.attempts, attempt], outcome);
-      if (recorded && outcome.nextAttemptAt) {
-        await this.queue.enqueue([deliveryWorkItem(delivery.id, delivery.seq + 1, outcome.nextAttemptAt)]);
+      const next = afterAttempt({ success, retryStep: delivery.retryStep, retryScheduleMs: this.settings.retryScheduleMs, now: finishedAt, webhook: standing });
+      const recorded = await this.deliveries.recordAttempt(delivery.id, token, [...delivery.attempts, attempt], next);
+      if (recorded && next.nextAttemptAt) {
+        await this.queue.enqueue([deliveryWorkItem(delivery.id, delivery.seq + 1, next.nextAttemptAt)]);
       }
+      return next;
     });
+    this.logger.debug(`delivery ${delivery.id} attempt ${delivery.attempts.length + 1}: ${result.status ?? result.error} in ${result.durationMs} ms, now ${outcome.status}`);
     return { kind: 'done' };
   }
 
@@ -119,6 +128,7 @@ export class DeliveryWorker extends WorkHandler {
     if (count.state === 'disabled') return 'disabled';
     if (count.consecutiveFailures >= this.settings.disableAfter) {
       await disableWebhook(this.webhooks, this.deliveries, webhookId, at);
+      this.uow.afterCommit(() => this.logger.warn(`webhook ${webhookId} disabled after ${count.consecutiveFailures} consecutive failed attempts`));
       return 'disabled';
     }
     return 'active';

@@ -38,6 +38,7 @@ export class EventIntakeService extends EventPublisher {
     if (events.length > MAX_EVENTS_PER_BATCH) {
       throw webhookLimitExceeded(`a batch holds at most ${MAX_EVENTS_PER_BATCH} events, got ${events.length}`);
     }
+    if (events.length === 0) return [];
     const checked = events.map((event, index) => checkNewEvent(event, this.catalog, events.length > 1 ? `events[${index}].` : ''));
     const accountNames = await this.accountNames(checked.map((e) => e.accountId));
     const now = this.clock.now();

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { Delivery, NewDelivery, StoredEvent, Webhook } from '../../libs/event-webhooks/src';
+import { TypeormDeliveryRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-delivery.repository';
+import { TypeormEventRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-event.repository';
+import { TypeormWebhookRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-webhook.repository';
+import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormAccountRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
+import { newId } from '../../libs/kernel/src';
+import { openTestDatabase, TestDatabase } from '../support/databases';
+import { PROFILES, profileAvailable } from '../support/test-app';
+
+/**
+ * The event-webhooks repositories on each storage engine: what the domain relies on being atomic
+ * (the failure counter, the claim, the webhook limit, a repeated event id) under concurrent
+ * transactions, and the semantics of each conditional statement. On MySQL the concurrent side
+ * uses a second pool, like a second process; SQLite storage is one connection per process.
+ */
+describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
+  let database: TestDatabase;
+  let dbs: TypeormDatabase[];
+  let skip = false;
+  const now = new Date('2025-11-22T02:00:00.000Z');
+
+  beforeAll(async () => {
+    skip = !(await profileAvailable(profile));
+    if (skip) return;
+    database = await openTestDatabase(profile === 'sqlite' ? 'sqlite' : 'mysql');
+    dbs = profile === 'sqlite' ? [database.db] : [database.db, await database.connect()];
+  });
+  afterAll(async () => {
+    if (!skip) await database.drop();
+  });
+
+  /** Spreads concurrent work over the connections, each piece in its own transaction. */
+  const concurrently = <T>(n: number, work: (db: TypeormDatabase, i: number) => Promise<T>) =>
+    Promise.all(Array.from({ length: n }, (_, i) => dbs[i % dbs.length].transaction(() => work(dbs[i % dbs.length], i))));
+
+  let accountId = 0;
+  /** A new account: webhook creation takes its row lock on MySQL. */
+  const newAccount = async () => (accountId = (await new TypeormAccountRepository(database.db).create('Acme', now)).id);
+  const webhook = (overrides: Partial<Webhook> = {}): Webhook => ({
+    id: newId('wh'),
+    accountId,
+    url: 'https://hooks.example.com/in',
+    events: ['email.delivered'],
+    description: null,
+    state: 'enabled',
+    apiVersion: 'v3',
+    consecutiveFailures: 0,
+    disabledAt: null,
+    createdAt: now,
+    updatedAt: now,
+    sealedSecret: 'v1:sealed',
+    sealedPreviousSecret: null,
+    previousSecretExpiresAt: null,
+    ...overrides,
+  });
+  const event = (accountId: number, id = newId('evt')): StoredEvent => ({ id, accountId, type: 'email.delivered', created: 1732238400, receivedAt: now, bodies: { v3: `{"id":"${id}","apiVersion":"v3"}`, v2: `{"id":"${id}","apiVersion":"v2"}` } });
+  const delivery = (w: Webhook, eventId: string, overrides: Partial<NewDelivery> = {}): NewDelivery => ({
+    id: newId('del'),
+    webhookId: w.id,
+    accountId: w.accountId,
+    eventId,
+    eventType: 'email.delivered',
+    apiVersion: w.apiVersion,
+    status: 'pending',
+    nextAttemptAt: now,
+    createdAt: now,
+    retryStep: 0,
+    seq: 0,
+    ...overrides,
+  });
+  const stored = async (w: Webhook, overrides: Partial<NewDelivery> = {}): Promise<NewDelivery> => {
+    const e = event(w.accountId);
+    await new TypeormEventRepository(database.db).insertNew([e]);
+    const d = delivery(w, e.id, overrides);
+    await new TypeormDeliveryRepository(database.db).insertMany([d]);
+    return d;
+  };
+  const fresh = async () => {
+    await newAccount();
+    const w = webhook();
+    expect(await new TypeormWebhookRepository(database.db).insertWithinLimit(w, 20)).toBe(true);
+    return w;
+  };
+
+  it('reads back what it stores', async () => {
+    if (skip) return;
+    const webhooks = new TypeormWebhookRepository(database.db);
+    await newAccount();
+    const w = webhook({ description: 'CRM — ünïcödé', events: ['email.bounced', 'sms.sent'], apiVersion: 'v2' });
+    await webhooks.insertWithinLimit(w, 20);
+    expect(await webhooks.findForAccount(w.accountId, w.id)).toEqual(w);
+    expect(await webhooks.findForAccount(w.accountId + 1, w.id)).toBeNull();
+    expect(await webhooks.listForAccounts([w.accountId, 424242])).toEqual([w]);
+
+    const d = await stored(w, { apiVersion: 'v2' });
+    const job = (await new TypeormDeliveryRepository(database.db).findForDispatch(d.id))!;
+    expect(job.delivery).toEqual({ ...d, attempts: [], claimedUntil: null });
+    expect(job.body).toBe(`{"id":"${d.eventId}","apiVersion":"v2"}`);
+  });
+
+  it('counts failures atomically under concurrent transactions', async () => {
+    if (skip) return;
+    const w = await fresh();
+    const counts = await concurrently(40, (db) => new TypeormWebhookRepository(db).countFailure(w.id));
+    expect(counts.map((c) => c!.consecutiveFailures).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await new TypeormWebhookRepository(database.db).findById(w.id))!.consecutiveFailures).toBe(40);
+    expect(await new TypeormWebhookRepository(database.db).countFailure('wh_missing')).toBeNull();
+  });
+
+  it('lets exactly one of many concurrent claims win, until the lease runs out', async () => {
+    if (skip) return;
+    const w = await fresh();
+    const d = await stored(w);
+    const lease = new Date(now.getTime() + 60_000);
+    const wins = await concurrently(20, (db) => new TypeormDeliveryRepository(db).claim(d.id, 0, now, lease, randomUUID()));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    expect(await deliveries.claim(d.id, 0, new Date(lease.getTime() - 1), lease, randomUUID())).toBe(false);
+    const late = randomUUID();
+    expect(await deliveries.claim(d.id, 0, lease, new Date(lease.getTime() + 60_000), late)).toBe(true);
+    expect(await deliveries.claim(d.id, 1, lease, lease, randomUUID())).toBe(false);
+  });
+
+  it('records an attempt only for the holder of the claim, bumping seq and releasing it', async () => {
+    if (skip) return;
+    const w = await fresh();
+    const d = await stored(w);
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    const token = randomUUID();
+    await deliveries.claim(d.id, 0, now, new Date(now.getTime() + 60_000), token);
+    const attempt = { at: now, durationMs: 12, httpStatus: 500, error: null, responseBody: 'nope ✗' };
+    const outcome = { status: 'retrying' as const, nextAttemptAt: new Date(now.getTime() + 10_000), retryStep: 1 };
+
+    expect(await deliveries.recordAttempt(d.id, 'someone-else', [attempt], outcome)).toBe(false);
+    expect(await deliveries.recordAttempt(d.id, token, [attempt], outcome)).toBe(true);
+    expect(await deliveries.recordAttempt(d.id, token, [attempt], outcome)).toBe(false);
+    const after = (await deliveries.findForWebhook(w.id, d.id))!;
+    expect(after).toMatchObject({ status: 'retrying', attempts: [attempt], nextAttemptAt: outcome.nextAttemptAt, retryStep: 1, seq: 1, claimedUntil: null });
+  });
+
+  it('stores a repeated event id once, even from concurrent transactions, per account', async () => {
+    if (skip) return;
+    await newAccount();
+    const inserted = await concurrently(10, (db) => new TypeormEventRepository(db).insertNew([event(accountId, 'evt_shared'), event(accountId)]));
+    expect(inserted.filter((keys) => keys.has(`${accountId}/evt_shared`))).toHaveLength(1);
+    expect(inserted.every((keys) => keys.size >= 1)).toBe(true);
+    const otherAccount = await new TypeormEventRepository(database.db).insertNew([event(accountId + 1, 'evt_shared')]);
+    expect(otherAccount).toEqual(new Set([`${accountId + 1}/evt_shared`]));
+  });
+
+  it('never lets concurrent creates pass the per-account limit', async () => {
+    if (skip) return;
+    await newAccount();
+    const results = await concurrently(30, (db) => new TypeormWebhookRepository(db).insertWithinLimit(webhook(), 20));
+    expect(results.filter(Boolean)).toHaveLength(20);
+    expect(await new TypeormWebhookRepository(database.db).listForAccount(accountId)).toHaveLength(20);
+  });
+
+  it('pages newest first by status and cursor', async () => {
+    if (skip) return;
+    const w = await fresh();
+    const made: NewDelivery[] = [];
+    for (let i = 0; i < 5; i++) made.push(await stored(w, { id: newId('del', now.getTime() + i), status: i % 2 ? 'failed' : 'succeeded' }));
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    const ids = (rows: Delivery[]) => rows.map((r) => r.id);
+    expect(ids(await deliveries.listForWebhook(w.id, { limit: 3 }))).toEqual([made[4].id, made[3].id, made[2].id]);
+    expect(ids(await deliveries.listForWebhook(w.id, { limit: 3, beforeId: made[2].id }))).toEqual([made[1].id, made[0].id]);
+    expect(ids(await deliveries.listForWebhook(w.id, { limit: 10, status: 'failed' }))).toEqual([made[3].id, made[1].id]);
+  });
+
+  it('reschedules, settles, skips and recovers only the rows each statement is meant for', async () => {
+    if (skip) return;
+    const w = await fresh();
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    const failed = await stored(w, { status: 'failed', nextAttemptAt: null, retryStep: 3 });
+    const retrying = await stored(w, { status: 'retrying', nextAttemptAt: new Date(now.getTime() + 60_000), retryStep: 2 });
+    const claimed = await stored(w, { status: 'pending' });
+    await deliveries.claim(claimed.id, 0, now, new Date(now.getTime() + 60_000), randomUUID());
+
+    expect(await deliveries.scheduleNow(failed.id, now, 3)).toEqual({ id: failed.id, seq: 1, nextAttemptAt: now });
+    expect(await deliveries.findForWebhook(w.id, failed.id)).toMatchObject({ status: 'pending', retryStep: 3, nextAttemptAt: now });
+    expect(await deliveries.scheduleNow(retrying.id, now, 3)).toEqual({ id: retrying.id, seq: 1, nextAttemptAt: now });
+    expect(await deliveries.findForWebhook(w.id, retrying.id)).toMatchObject({ status: 'retrying', retryStep: 2, nextAttemptAt: now });
+    expect(await deliveries.scheduleNow(claimed.id, now, 3)).toBeNull();
+
+    expect(await deliveries.settle(claimed.id, 0, 'skipped', now)).toBe(false);
+    expect(await deliveries.settle(retrying.id, 0, 'skipped', now)).toBe(false);
+    expect(await deliveries.settle(retrying.id, 1, 'skipped', now)).toBe(true);
+
+    const succeeded = await stored(w, { status: 'succeeded', nextAttemptAt: null });
+    expect(await deliveries.settleWaiting(w.id, 'skipped')).toBe(2); // failed-then-rescheduled and claimed
+    const old = await stored(w, { status: 'failed', nextAttemptAt: null, createdAt: new Date(now.getTime() - 3_600_000) });
+
+    const later = new Date(now.getTime() + 120_000);
+    const recovered = await database.db.transaction(() => deliveries.recover(w.id, now, '', later, 10));
+    expect(recovered.map((r) => r.id).sort()).toEqual([failed.id, retrying.id, claimed.id].sort());
+    for (const r of recovered) expect(await deliveries.findForWebhook(w.id, r.id)).toMatchObject({ status: 'pending', retryStep: 0, seq: r.seq, nextAttemptAt: later });
+    expect((await deliveries.findForWebhook(w.id, succeeded.id))!.status).toBe('succeeded');
+    expect((await deliveries.findForWebhook(w.id, old.id))!.status).toBe('failed');
+  });
+});
