@@ -2,7 +2,11 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import type { AppConfig } from '../../config/load-config';
 import { APP_CONFIG } from '../../config/config.token';
 import { Clock, OutboundHttp, SecretBox, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
+import { DeliveryObserver } from '../event-webhooks/src/deliveries/delivery-observer';
 import { UndiciOutboundHttp } from './http/src';
+import { Metrics } from './metrics/metrics';
+import { PrometheusDeliveryObserver } from './metrics/prometheus-delivery-observer';
+import { registerStorageGauges } from './metrics/storage-gauges';
 import { ClosableWorkQueue, createWorkQueue } from './queue.factory';
 import { openDatabase } from './typeorm/src/data-source.factory';
 import { loadOrCreateInstallationKey } from './typeorm/src/installation-key';
@@ -57,8 +61,19 @@ export class InfrastructureModule implements OnApplicationShutdown {
               maxConnectionsPerOrigin: config.delivery.originConcurrency,
             }),
         },
+        {
+          // One Prometheus registry per app (API and dispatcher alike), with the storage gauges.
+          provide: Metrics,
+          useFactory: (db: TypeormDatabase, clock: Clock) => {
+            const metrics = new Metrics();
+            registerStorageGauges(metrics, db, clock);
+            return metrics;
+          },
+          inject: [TypeormDatabase, Clock],
+        },
+        { provide: DeliveryObserver, useFactory: (metrics: Metrics) => new PrometheusDeliveryObserver(metrics), inject: [Metrics] },
       ],
-      exports: [APP_CONFIG, Clock, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
+      exports: [APP_CONFIG, Clock, Metrics, DeliveryObserver, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
     };
   }
 

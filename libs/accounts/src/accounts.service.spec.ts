@@ -1,24 +1,13 @@
 import { SystemClock } from '../../kernel/src';
-import { Account, ApiKeyRecord } from './account';
-import { AccountRepository, ApiKeyRepository } from './account.repository';
+import { ApiKeyRecord } from './account';
+import { ApiKeyRepository } from './account.repository';
+import { InMemoryAccountRepository } from './testing/in-memory-accounts';
 import { AccountsService } from './accounts.service';
 import { hashApiKey } from './api-key';
 
-class InMemoryAccounts extends AccountRepository {
-  readonly rows: Account[] = [];
-  async create(name: string, createdAt: Date) {
-    const account = { id: this.rows.length + 1, name, createdAt };
-    this.rows.push(account);
-    return account;
-  }
-  async findById(id: number) {
-    return this.rows.find((a) => a.id === id) ?? null;
-  }
-}
-
 class InMemoryKeys extends ApiKeyRepository {
   readonly rows: ApiKeyRecord[] = [];
-  constructor(private readonly accounts: InMemoryAccounts) {
+  constructor(private readonly accounts: InMemoryAccountRepository) {
     super();
   }
   async insert(key: ApiKeyRecord) {
@@ -37,12 +26,12 @@ class InMemoryKeys extends ApiKeyRepository {
 }
 
 describe(AccountsService.name, () => {
-  let accounts: InMemoryAccounts;
+  let accounts: InMemoryAccountRepository;
   let keys: InMemoryKeys;
   let sut: AccountsService;
 
   beforeEach(() => {
-    accounts = new InMemoryAccounts();
+    accounts = new InMemoryAccountRepository();
     keys = new InMemoryKeys(accounts);
     sut = new AccountsService(accounts, keys, new SystemClock());
   });

@@ -89,7 +89,7 @@ describe(AutomationStepHandler.name, () => {
     expect(run.status).toBe('succeeded');
     expect(run.finishedAt).toEqual(clock.now());
     expect(run.stepStates.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
-    expect(run.stepStates[0].attempts).toEqual([{ at: '2025-11-22T02:00:00.000Z', durationMs: 5, httpStatus: 200, error: null }]);
+    expect(run.stepStates[0].attempts).toEqual([{ at: '2025-11-22T02:00:00.000Z', durationMs: 3, httpStatus: 200, error: null }]);
   });
 
   it('sends the custom headers, JSON content type and a verifiable signature over the exact body', async () => {
@@ -128,9 +128,9 @@ describe(AutomationStepHandler.name, () => {
     const run = runs.rows.get(runId)!;
     expect(run.status).toBe('succeeded');
     expect(run.stepStates[0].attempts).toEqual([
-      { at: '2025-11-22T02:00:00.000Z', durationMs: 5, httpStatus: 500, error: null },
+      { at: '2025-11-22T02:00:00.000Z', durationMs: 3, httpStatus: 500, error: null },
       { at: '2025-11-22T02:00:10.000Z', durationMs: 10_000, httpStatus: null, error: 'timeout' },
-      { at: '2025-11-22T02:01:10.000Z', durationMs: 5, httpStatus: 201, error: null },
+      { at: '2025-11-22T02:01:10.000Z', durationMs: 3, httpStatus: 201, error: null },
     ]);
   });
 

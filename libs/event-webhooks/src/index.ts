@@ -10,6 +10,7 @@ export * from './deliveries/delivery';
 export * from './deliveries/delivery.repository';
 export * from './deliveries/delivery-work';
 export * from './deliveries/delivery.worker';
+export * from './deliveries/delivery-observer';
 export * from './deliveries/origin-limiter';
 export * from './intake/envelope';
 export * from './intake/event.repository';

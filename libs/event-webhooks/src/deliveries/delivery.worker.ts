@@ -8,6 +8,7 @@ import { Webhook } from '../webhooks/webhook';
 import { WebhookRepository } from '../webhooks/webhook.repository';
 import { afterAttempt, Attempt, isSuccess, isWaiting, WebhookStanding } from './delivery';
 import { DeliveryRepository, DispatchJob } from './delivery.repository';
+import { attemptOutcome, DeliveryObserver } from './delivery-observer';
 import { DELIVERY_TOPIC, deliveryWorkItem, readDeliveryWorkPayload } from './delivery-work';
 import { OriginLimiter, originOf } from './origin-limiter';
 
@@ -37,6 +38,7 @@ export class DeliveryWorker extends WorkHandler {
     private readonly clock: Clock,
     private readonly settings: EventWebhooksSettings,
     private readonly limiter: OriginLimiter,
+    private readonly observer: DeliveryObserver,
   ) {
     super();
   }
@@ -91,6 +93,7 @@ export class DeliveryWorker extends WorkHandler {
     });
     const attempt: Attempt = { at: startedAt, durationMs: result.durationMs, httpStatus: result.status, error: result.error, responseBody: result.body };
     const success = isSuccess(result.status);
+    this.observe(success, result.status, result.error, result.durationMs);
 
     const outcome = await this.uow.run(async () => {
       const finishedAt = this.clock.now();
@@ -104,6 +107,14 @@ export class DeliveryWorker extends WorkHandler {
     });
     this.logger.debug(`delivery ${delivery.id} attempt ${delivery.attempts.length + 1}: ${result.status ?? result.error} in ${result.durationMs} ms, now ${outcome.status}`);
     return { kind: 'done' };
+  }
+
+  private observe(success: boolean, status: number | null, error: Attempt['error'], durationMs: number): void {
+    try {
+      this.observer.attempted(attemptOutcome(success, status, error), durationMs);
+    } catch {
+      // Metrics are best-effort: an observer's failure never changes a delivery.
+    }
   }
 
   /** Someone else holds the claim: if it dies, its lease runs out and this item tries again. */

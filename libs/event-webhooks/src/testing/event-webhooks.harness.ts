@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { DeliveryWorker } from '../deliveries/delivery.worker';
+import { DeliveryAttemptOutcome, DeliveryObserver } from '../deliveries/delivery-observer';
 import { OriginLimiter } from '../deliveries/origin-limiter';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
@@ -32,10 +33,19 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
   const events = new InMemoryEventRepository();
   const deliveries = new InMemoryDeliveryRepository(events);
   const secretBox = new SecretBox(randomBytes(32));
+  const observer = new RecordingDeliveryObserver();
   const intake = new EventIntakeService(catalog, accounts, webhooks, events, deliveries, queue, uow, clock);
   const service = new WebhooksService(webhooks, deliveries, catalog, intake, secretBox, queue, uow, clock, settings);
-  const worker = new DeliveryWorker(deliveries, webhooks, http, secretBox, queue, uow, clock, settings, new OriginLimiter(settings.originConcurrency));
-  return { settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, service, worker };
+  const worker = new DeliveryWorker(deliveries, webhooks, http, secretBox, queue, uow, clock, settings, new OriginLimiter(settings.originConcurrency), observer);
+  return { observer, settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, service, worker };
+}
+
+/** Keeps every attempt it was told of, for assertions. */
+export class RecordingDeliveryObserver extends DeliveryObserver {
+  readonly attempts: Array<{ outcome: DeliveryAttemptOutcome; durationMs: number }> = [];
+  attempted(outcome: DeliveryAttemptOutcome, durationMs: number): void {
+    this.attempts.push({ outcome, durationMs });
+  }
 }
 
 export type EventWebhooksHarness = ReturnType<typeof eventWebhooksHarness>;

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Account, AccountRepository } from '../../../accounts/src';
-import { Clock, EventPublisher, JobLease, NewEvent, UnitOfWork } from '../../../kernel/src';
+import { EventPublisher, JobLease, NewEvent, UnitOfWork } from '../../../kernel/src';
 import { HistoryEntry, LockedSend, NewHistoryEntry, NewSend, SendRecord, SendWithHistory, StatusMove } from '../send';
 import { statusRank } from '../send-status';
 import { SendRepository } from '../send.repository';
@@ -15,32 +14,8 @@ interface Snapshotting {
   snapshot(): () => void;
 }
 
-export class ManualClock extends Clock {
-  constructor(private current = new Date('2024-11-22T10:00:00.000Z')) {
-    super();
-  }
-  now(): Date {
-    return new Date(this.current.getTime());
-  }
-  set(at: Date | string): void {
-    this.current = new Date(at);
-  }
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
-
-export class InMemoryAccounts extends AccountRepository {
-  readonly rows: Account[] = [];
-  async create(name: string, createdAt: Date): Promise<Account> {
-    const account = { id: this.rows.length + 1, name, createdAt };
-    this.rows.push(account);
-    return account;
-  }
-  async findById(id: number): Promise<Account | null> {
-    return this.rows.find((a) => a.id === id) ?? null;
-  }
-}
+export { ManualClock } from '../../../kernel/src/testing/kernel-fakes';
+export { InMemoryAccountRepository as InMemoryAccounts } from '../../../accounts/src/testing/in-memory-accounts';
 
 export class InMemorySendRepository extends SendRepository implements Snapshotting {
   sends = new Map<string, SendRecord>();

@@ -5,6 +5,7 @@ import { SendStatus1732230002000 } from './1732230002000-send-status';
 import { Automations1732230003000 } from './1732230003000-automations';
 import { WorkItems1732240000000 } from './1732240000000-work-items';
 import { Outbox1732240000001 } from './1732240000001-outbox';
+import { DeliveryStatusIndex1732250000000 } from './1732250000000-delivery-status-index';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -15,4 +16,5 @@ export const ALL_MIGRATIONS = [
   Automations1732230003000,
   WorkItems1732240000000,
   Outbox1732240000001,
+  DeliveryStatusIndex1732250000000,
 ];

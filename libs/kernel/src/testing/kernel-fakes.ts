@@ -1,0 +1,69 @@
+import { Clock } from '../clock';
+import { OutboundHttp, OutboundRequest, OutboundResult } from '../outbound-http';
+import { UnitOfWork } from '../unit-of-work';
+
+/** In-memory fakes of the kernel ports, shared by every lib's unit tests. */
+
+/** A clock that moves only when the test says so. */
+export class ManualClock extends Clock {
+  constructor(private current = new Date('2025-11-22T02:00:00.000Z')) {
+    super();
+  }
+  now(): Date {
+    return new Date(this.current.getTime());
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+  set(at: Date | string): void {
+    this.current = new Date(at);
+  }
+}
+
+/** Runs work at once; after-commit callbacks run when the outermost run returns. */
+export class ImmediateUnitOfWork extends UnitOfWork {
+  private depth = 0;
+  private callbacks: Array<() => void | Promise<void>> = [];
+  runs = 0;
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    this.depth++;
+    this.runs++;
+    try {
+      return await work();
+    } finally {
+      this.depth--;
+      if (this.depth === 0) {
+        const callbacks = this.callbacks;
+        this.callbacks = [];
+        for (const callback of callbacks) await callback();
+      }
+    }
+  }
+  afterCommit(callback: () => void | Promise<void>): void {
+    if (this.depth > 0) this.callbacks.push(callback);
+    else void callback();
+  }
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+}
+
+/**
+ * Records every request and answers from a script of results (the last one repeats), or from
+ * `respond` when the test sets it.
+ */
+export class ScriptedOutboundHttp extends OutboundHttp {
+  readonly requests: OutboundRequest[] = [];
+  respond: (request: OutboundRequest) => Partial<OutboundResult>;
+
+  constructor(script: Array<Partial<OutboundResult>> = [{ status: 200 }]) {
+    super();
+    this.respond = () => (script.length > 1 ? script.shift()! : script[0]);
+  }
+
+  async post(request: OutboundRequest): Promise<OutboundResult> {
+    this.requests.push(structuredClone(request));
+    return { status: null, durationMs: 3, body: '', error: null, ...this.respond(request) };
+  }
+}
