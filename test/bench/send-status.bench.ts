@@ -1,8 +1,6 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { Pool } from 'undici';
-import { freshStorage, machineLine, percentile, printTable, round } from './bench-support';
+import { drive, freshStorage, json, machineLine, percentile, printTable, round, startApi } from './bench-support';
 
 /**
  * Send-status benchmark: the built API (`dist/apps/api/main.js`, dispatcher in-process) started
@@ -30,68 +28,6 @@ interface Figures {
   lookupP99: number;
   reportsPerSecond: number;
   batchP99: number;
-}
-
-async function startApi(profile: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, [join(__dirname, '../../apps/api/src/main.js')], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr!.on('data', (chunk) => (errors += chunk));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${profile}: the API exited: ${errors}`);
-    try {
-      if ((await fetch(`${url}/ready`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${profile}: the API did not become ready: ${errors}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-/** Runs `total` requests over `connections` concurrent loops; returns requests/s and sorted latencies. */
-async function drive(total: number, connections: number, request: (i: number) => Promise<void>): Promise<{ perSecond: number; latencies: number[] }> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t = performance.now();
-        await request(i);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return { perSecond: total / seconds, latencies: latencies.sort((a, b) => a - b) };
-}
-
-async function json(pool: Pool, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown, expected = 200): Promise<unknown> {
-  const response = await pool.request({
-    method,
-    path,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.body.text();
-  if (response.statusCode !== expected) throw new Error(`${method} ${path}: ${response.statusCode} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
 }
 
 async function benchProfile(profile: string): Promise<Figures> {
