@@ -2,7 +2,8 @@ import { SystemClock } from '../../kernel/src';
 import { ApiKeyRecord } from './account';
 import { ApiKeyRepository } from './account.repository';
 import { InMemoryAccountRepository } from './testing/in-memory-accounts';
-import { AccountsService } from './accounts.service';
+import { ManualClock } from '../../kernel/src/testing/kernel-fakes';
+import { API_KEY_CACHE_MS, AccountsService } from './accounts.service';
 import { hashApiKey } from './api-key';
 
 class InMemoryKeys extends ApiKeyRepository {
@@ -60,6 +61,20 @@ describe(AccountsService.name, () => {
     await expect(sut.revokeApiKey(b.id, keys.rows[0].id)).rejects.toMatchObject({ code: 'not_found' });
     await expect(sut.createApiKey(999)).rejects.toMatchObject({ code: 'not_found' });
     expect(await sut.authenticate(a.apiKey)).toMatchObject({ id: a.id });
+  });
+
+  it('remembers a key briefly, forgets it on revocation here and after the cache time elsewhere', async () => {
+    const clock = new ManualClock();
+    sut = new AccountsService(accounts, keys, clock);
+    const other = new AccountsService(accounts, keys, clock);
+    const created = await sut.createAccount('Cached');
+    expect(await sut.authenticate(created.apiKey)).not.toBeNull();
+    expect(await other.authenticate(created.apiKey)).not.toBeNull();
+    await sut.revokeApiKey(created.id, keys.rows[0].id);
+    expect(await sut.authenticate(created.apiKey)).toBeNull();
+    expect(await other.authenticate(created.apiKey)).not.toBeNull();
+    clock.advance(API_KEY_CACHE_MS);
+    expect(await other.authenticate(created.apiKey)).toBeNull();
   });
 
   it('refuses an empty name', async () => {
