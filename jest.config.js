@@ -27,5 +27,14 @@ module.exports = {
       transform,
       transformIgnorePatterns,
     },
+    {
+      // Fault injection on the built apps as separate processes (MariaDB + NATS): `npm run test:faults`.
+      displayName: 'faults',
+      testEnvironment: 'node',
+      rootDir: '.',
+      testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'],
+      transform,
+      transformIgnorePatterns,
+    },
   ],
 };

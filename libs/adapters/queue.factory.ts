@@ -15,7 +15,13 @@ export async function createWorkQueue(config: AppConfig, db: TypeormDatabase, cl
     case 'database':
       return new DatabaseWorkQueue(db, clock);
     case 'nats':
-      return NatsWorkQueue.create(db, clock, { servers: config.queue.natsUrl, prefix: config.queue.natsPrefix });
+      // A dead dispatcher's messages come back after the ack wait, so it is kept short; busy
+      // handlers extend it (working()) every third of it. Twice the delivery timeout, at least 15 s.
+      return NatsWorkQueue.create(db, clock, {
+        servers: config.queue.natsUrl,
+        prefix: config.queue.natsPrefix,
+        ackWaitMs: Math.max(15_000, 2 * config.delivery.timeoutMs),
+      });
     default: {
       const exhaustive: never = kind;
       throw new Error(`unknown queue ${String(exhaustive)}`);
