@@ -3,7 +3,6 @@ import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from '../../../config/load-config';
 import { AccountsModule } from '../../../libs/accounts/src';
 import { InfrastructureModule } from '../../../libs/adapters/infrastructure.module';
-import { Metrics } from '../../../libs/adapters/metrics/metrics';
 import { DispatcherModule } from '../../dispatcher/src/dispatcher.module';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AutomationsApiModule } from './automations/automations-api.module';
@@ -13,17 +12,17 @@ import { ApiKeyGuard, AdminTokenGuard, InternalTokenGuard } from './http/guards'
 import { OperatorTokens } from './http/operator-tokens';
 import { OpsController } from './ops/ops.controller';
 import { SendStatusHttpModule } from './send-status/send-status-http.module';
+import { WebModule } from './web/web.module';
 
 export interface ApiModuleOptions {
   config: AppConfig;
   tokens: OperatorTokens;
-  metrics: Metrics;
 }
 
 /** The API app: every REST family, operator and producer routes; the dispatcher too when enabled. */
 @Module({})
 export class ApiModule {
-  static forRoot({ config, tokens, metrics }: ApiModuleOptions): DynamicModule {
+  static forRoot({ config, tokens }: ApiModuleOptions): DynamicModule {
     return {
       module: ApiModule,
       imports: [
@@ -33,12 +32,12 @@ export class ApiModule {
         AutomationsApiModule,
         EventWebhooksModule,
         SendStatusHttpModule.forRoot(tokens, EventWebhooksModule),
+        WebModule,
         ...(config.runtime.dispatcherEnabled ? [DispatcherModule] : []),
       ],
       controllers: [OpsController, AdminAccountsController, ...EVENT_WEBHOOK_CONTROLLERS],
       providers: [
         { provide: OperatorTokens, useValue: tokens },
-        { provide: Metrics, useValue: metrics },
         ApiKeyGuard,
         AdminTokenGuard,
         InternalTokenGuard,

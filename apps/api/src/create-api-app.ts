@@ -1,6 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest, LogController } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -24,7 +26,6 @@ export interface ApiAppOptions {
 
 /** Builds the API application (used by main.ts and by the end-to-end tests alike). */
 export async function createApiApp({ config, tokens, logger }: ApiAppOptions): Promise<NestFastifyApplication> {
-  const metrics = new Metrics();
   const adapter = new ContractFastifyAdapter({
     loggerInstance: logger,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
@@ -33,12 +34,19 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
     requestIdHeader: false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
+    // The router's own refusals (an undecodable %-escape, a parameter over 512 characters) and
+    // requests Node's parser rejects (bad header bytes, oversized headers) answer in the contract's
+    // {code, message} shape too, instead of Fastify's {error, statusCode} defaults.
+    frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => sendContractError(error, request, reply),
+    clientErrorHandler: contractClientError,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot({ config, tokens, metrics }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot({ config, tokens }), adapter, {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // The registry is the infrastructure module's (shared with the dispatcher's delivery metrics).
+  const metrics = app.get(Metrics);
 
   // JSON routes take JSON only: without this, text/plain bodies would reach handlers as strings.
   fastify.removeContentTypeParser(['text/plain']);
@@ -75,6 +83,22 @@ class ContractFastifyAdapter extends FastifyAdapter {
   override setErrorHandler(_nestHandler: Parameters<FastifyAdapter['setErrorHandler']>[0]) {
     return super.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => sendContractError(error, request, reply));
   }
+}
+
+/** A request Node's HTTP parser refused before Fastify saw it: answered in the contract's shape, then closed. */
+function contractClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'the request headers are larger than the server accepts']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'the request took too long to arrive']
+        : [400, 'the request is not valid HTTP'];
+  const body = JSON.stringify({ code: 'invalid_parameter', message });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }
 
 function setUpDocs(app: NestFastifyApplication): void {

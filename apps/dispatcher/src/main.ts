@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger, PinoNestLogger } from '../../../libs/adapters/logging/logger';
+import { Metrics } from '../../../libs/adapters/metrics/metrics';
 import { DispatcherAppModule } from './dispatcher-app.module';
 
 async function main(): Promise<void> {
@@ -11,9 +12,20 @@ async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(DispatcherAppModule.forRoot(config), { logger: new PinoNestLogger(logger) });
   await app.init();
 
-  // The dispatcher's only HTTP surface: a liveness probe for orchestrators, when asked for.
+  // The dispatcher's only HTTP surface, when asked for: GET /metrics (Prometheus text, delivery
+  // metrics included) and a liveness answer on every other path (/health).
+  const metrics = app.get(Metrics);
   const health = config.runtime.dispatcherHealthPort
-    ? createServer((_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')).listen(config.runtime.dispatcherHealthPort)
+    ? createServer((request, response) => {
+        if (request.method === 'GET' && request.url?.split('?')[0] === '/metrics') {
+          metrics.registry.metrics().then(
+            (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+            () => response.writeHead(500, { 'content-type': 'application/json' }).end('{"code":"internal_error","message":"metrics unavailable"}'),
+          );
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      }).listen(config.runtime.dispatcherHealthPort)
     : null;
   // Workers may all be idle timers; this keeps the process up until it is told to stop.
   const keepAlive = setInterval(() => undefined, 1 << 30);

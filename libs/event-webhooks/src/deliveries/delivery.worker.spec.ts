@@ -96,6 +96,22 @@ describe(DeliveryWorker.name, () => {
     expect(onlyDelivery()).toMatchObject({ status: 'retrying', attempts: [expect.objectContaining({ httpStatus, error })] });
   });
 
+  it('tells the observer of each attempt: outcome, status class or error kind, and duration', async () => {
+    await setUp({ disableAfter: 10 });
+    await createWebhook();
+    await publish();
+    const answers = [{ status: 503 }, { status: null, error: 'timeout' as const, durationMs: 10_000 }, { status: 204 }];
+    h.http.respond = () => answers.shift()!;
+
+    await drain();
+
+    expect(h.observer.attempts).toEqual([
+      { outcome: { result: 'failed', reason: '5xx' }, durationMs: 3 },
+      { outcome: { result: 'failed', reason: 'timeout' }, durationMs: 10_000 },
+      { outcome: { result: 'succeeded', reason: '2xx' }, durationMs: 3 },
+    ]);
+  });
+
   it('disables the webhook at exactly disableAfter consecutive failures, a success in between resetting the count', async () => {
     const { webhook } = await createWebhook();
     const attemptOnce = async (status: number) => {
