@@ -34,7 +34,10 @@ export class DispatcherModule implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     for (const handler of this.handlers) {
       this.subscriptions.push(
-        await this.queue.consume(handler.topic, (work) => handler.handle(work), { concurrency: this.config.delivery.concurrency }),
+        await this.queue.consume(handler.topic, (work) => handler.handle(work), {
+          concurrency: handler.maxInFlight ?? this.config.delivery.concurrency,
+          spareCapacity: handler.spareCapacity ? () => handler.spareCapacity!() : undefined,
+        }),
       );
     }
     this.logger.log(`consuming ${this.handlers.map((h) => h.topic).join(', ') || 'no topics yet'}`);

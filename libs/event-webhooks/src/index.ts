@@ -11,7 +11,7 @@ export * from './deliveries/delivery.repository';
 export * from './deliveries/delivery-work';
 export * from './deliveries/delivery.worker';
 export * from './deliveries/delivery-observer';
-export * from './deliveries/origin-limiter';
+export * from './deliveries/lanes';
 export * from './intake/envelope';
 export * from './intake/event.repository';
 export * from './intake/event-intake.service';

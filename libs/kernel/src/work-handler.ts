@@ -6,6 +6,10 @@ import { ReceivedWork, WorkOutcome } from './work-queue';
  */
 export abstract class WorkHandler {
   abstract readonly topic: string;
+  /** Items of the topic this process holds at once (the queue's prefetch); the dispatcher's default when absent. */
+  readonly maxInFlight?: number;
+  /** How many more items to take now (see ConsumeOptions.spareCapacity); unlimited when absent. */
+  spareCapacity?(): number;
   abstract handle(work: ReceivedWork): Promise<WorkOutcome>;
 }
 

@@ -31,6 +31,12 @@ export type WorkHandlerFn = (work: ReceivedWork) => Promise<WorkOutcome>;
 export interface ConsumeOptions {
   /** Items in flight at once in this process for this topic (backpressure). */
   concurrency: number;
+  /**
+   * Asked before taking more items: how many more the handler can start soon (0 while it has
+   * enough in hand, so that one process does not hoard what another could run). Asked again as
+   * items finish. Unlimited when absent.
+   */
+  spareCapacity?: () => number;
 }
 
 export interface WorkSubscription {

@@ -21,7 +21,7 @@ const delivery: DeliveryView = {
   eventId: 'evt_01jd2x7q9m3k8p4r6t1v5w0y2z',
   eventType: 'email.delivered',
   status: 'retrying',
-  attempts: [{ at, durationMs: 12, httpStatus: 500, error: null, responseBody: '{"retryAfter":1}' }],
+  attempts: [{ at, durationMs: 12, httpStatus: 500, error: null, responseBody: '{"retryAfter":1}', requestHeaders: { 'x-service-event-id': 'evt_01jd2x7q9m3k8p4r6t1v5w0y2z' } }],
   nextAttemptAt: at,
   createdAt: at,
 };
@@ -73,7 +73,16 @@ describe(WebhookPresenter.name, () => {
           eventId: delivery.eventId,
           eventType: 'email.delivered',
           status: 'retrying',
-          attempts: [{ at: '2025-11-22T02:00:00.000Z', durationMs: 12, httpStatus: 500, error: null, responseBody: '{"retryAfter":1}' }],
+          attempts: [
+            {
+              at: '2025-11-22T02:00:00.000Z',
+              durationMs: 12,
+              httpStatus: 500,
+              error: null,
+              responseBody: '{"retryAfter":1}',
+              requestHeaders: { 'x-service-event-id': delivery.eventId },
+            },
+          ],
           nextAttemptAt: '2025-11-22T02:00:00.000Z',
           createdAt: '2025-11-22T02:00:00.000Z',
         },
@@ -87,7 +96,17 @@ describe(WebhookPresenter.name, () => {
           event_id: delivery.eventId,
           event_type: 'email.delivered',
           status: 'retrying',
-          attempts: [{ at: '2025-11-22T02:00:00.000Z', duration_ms: 12, http_status: 500, error: null, response_body: '{"retryAfter":1}' }],
+          attempts: [
+            {
+              at: '2025-11-22T02:00:00.000Z',
+              duration_ms: 12,
+              http_status: 500,
+              error: null,
+              response_body: '{"retryAfter":1}',
+              // header names stay as sent
+              request_headers: { 'x-service-event-id': delivery.eventId },
+            },
+          ],
           next_attempt_at: '2025-11-22T02:00:00.000Z',
           created_at: '2025-11-22T02:00:00.000Z',
         },

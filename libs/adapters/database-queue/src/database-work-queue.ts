@@ -73,6 +73,7 @@ export class DatabaseWorkQueue extends WorkQueue {
         leaseMs: this.leaseMs,
         pollIntervalMs: this.pollIntervalMs,
         retryAfterFailure: (row, nowMs) => failureRetryAt(nowMs, row.deliveryCount, this.failureBackoff),
+        spareCapacity: options.spareCapacity,
         label: `work queue ${topic}`,
       },
       this.logger,

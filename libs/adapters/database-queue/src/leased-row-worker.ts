@@ -1,4 +1,4 @@
-import { Clock, WorkOutcome } from '../../../kernel/src';
+import { Batcher, Clock, WorkOutcome } from '../../../kernel/src';
 import { ClaimedRow, LeasedRows } from './leased-rows';
 import { describeError, isWorkOutcome, QueueLogger } from './work-items';
 
@@ -14,6 +14,8 @@ export interface LeasedRowWorkerOptions {
   retryAfterFailure(row: ClaimedRow, nowMs: number): Date;
   /** While false, nothing is claimed and rows simply wait (the relay while NATS is down). */
   canClaim?: () => boolean;
+  /** Rows the handler can start soon (ConsumeOptions.spareCapacity); unlimited when absent. */
+  spareCapacity?: () => number;
   /** Names the loop in log lines. */
   label: string;
 }
@@ -22,6 +24,11 @@ interface Held {
   row: ClaimedRow;
   released: boolean;
 }
+
+/** Rows claimed by one statement at most. */
+const MAX_CLAIM = 256;
+/** Outcomes applied by one statement at most. */
+const MAX_SETTLE = 512;
 
 /**
  * Runs a handler over leased rows of one table: claims only free slots, renews the leases of
@@ -38,6 +45,8 @@ export class LeasedRowWorker {
   private stopping = false;
   private stopped: Promise<void> | null = null;
   private failing = false;
+  /** Rows done (acked) together: one DELETE for all outcomes that arrive at about the same time. */
+  private readonly completions: Batcher<ClaimedRow, boolean>;
 
   constructor(
     private readonly rows: LeasedRows,
@@ -45,7 +54,12 @@ export class LeasedRowWorker {
     private readonly handler: (row: ClaimedRow) => Promise<WorkOutcome>,
     private readonly options: LeasedRowWorkerOptions,
     private readonly logger: QueueLogger,
-  ) {}
+  ) {
+    this.completions = new Batcher(async (done) => {
+      const kept = await this.rows.completeMany(done);
+      return done.map((row) => kept.has(row.id));
+    }, { maxSize: MAX_SETTLE });
+  }
 
   start(): void {
     this.pollTimer = setInterval(() => this.wake(), this.options.pollIntervalMs);
@@ -80,15 +94,16 @@ export class LeasedRowWorker {
   }
 
   private async claimFreeSlots(): Promise<void> {
-    const { topic, concurrency, leaseMs, canClaim } = this.options;
+    const { topic, concurrency, leaseMs, canClaim, spareCapacity } = this.options;
     for (;;) {
-      const free = concurrency - this.held.size;
+      const free = Math.min(concurrency - this.held.size, spareCapacity ? spareCapacity() : Infinity);
       if (this.stopping || free <= 0 || (canClaim && !canClaim())) return;
       const now = this.clock.nowMs();
       if (!(await this.rows.hasDue(topic, now))) return;
-      const claimed = await this.rows.claim(topic, free, now, leaseMs);
+      const wanted = Math.min(free, MAX_CLAIM);
+      const claimed = await this.rows.claim(topic, wanted, now, leaseMs);
       for (const row of claimed) this.run(row);
-      if (claimed.length < free) return;
+      if (claimed.length < wanted) return;
     }
   }
 
@@ -120,8 +135,7 @@ export class LeasedRowWorker {
     }
     if (entry.released) return;
     try {
-      const kept =
-        outcome.kind === 'retry' ? await this.rows.reschedule(row.id, row.token, outcome.at.getTime()) : await this.rows.complete(row.id, row.token);
+      const kept = outcome.kind === 'retry' ? await this.rows.reschedule(row.id, row.token, outcome.at.getTime()) : await this.completions.submit(row);
       if (outcome.kind === 'drop') this.logger.warn(`${this.options.label}: dropped ${row.id}: ${outcome.reason}`);
       if (!kept) this.logger.warn(`${this.options.label}: lease of ${row.id} expired before its outcome (${outcome.kind}); it may run twice`);
     } catch (error) {

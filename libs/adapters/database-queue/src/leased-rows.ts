@@ -115,6 +115,20 @@ export class LeasedRows {
     return result.affected > 0;
   }
 
+  /** Done with these rows (ack); returns the ids whose lease was still held. */
+  async completeMany(rows: Array<Pick<ClaimedRow, 'id' | 'token'>>): Promise<Set<string>> {
+    if (rows.length === 1) return (await this.complete(rows[0].id, rows[0].token)) ? new Set([rows[0].id]) : new Set();
+    const ids = rows.map((r) => r.id);
+    const tokens = [...new Set(rows.map((r) => r.token))];
+    const where = `id IN (${marks(ids)}) AND lease_token IN (${marks(tokens)})`;
+    const { affected } = await this.db.exec(`DELETE FROM ${this.table.name} WHERE ${where}`, [...ids, ...tokens]);
+    if (affected === rows.length) return new Set(ids);
+    // Some leases ran out meanwhile: rows still there under another token were not ours to delete.
+    const others = await this.db.query<{ id: string }>(`SELECT id FROM ${this.table.name} WHERE id IN (${marks(ids)})`, ids);
+    const lost = new Set(others.map((r) => r.id));
+    return new Set(ids.filter((id) => !lost.has(id)));
+  }
+
   /** Frees the row again from `atMs` on. False when the lease was lost meanwhile. */
   async reschedule(id: string, token: string, atMs: number): Promise<boolean> {
     const result = await this.db.exec(`UPDATE ${this.table.name} SET available_at = ?, lease_token = NULL WHERE id = ? AND lease_token = ?`, [atMs, id, token]);

@@ -13,7 +13,14 @@ export interface TopicConsumerOptions {
   /** How long one pull request waits on the server for messages (min 1000). */
   fetchExpiresMs: number;
   failureBackoff: FailureBackoff;
+  /** How many more messages the handler takes now (ConsumeOptions.spareCapacity). */
+  spareCapacity: () => number;
 }
+
+/** Messages asked for by one pull request at most: a process takes work in bites others can share. */
+const MAX_PULL = 128;
+/** How often a consumer whose handler had no capacity looks again, besides each finished message. */
+const CAPACITY_RECHECK_MS = 20;
 
 /** Stores the retry as an outbox row due at `at` (the delay lives in SQL, never in a held nak). */
 export type ScheduleRetry = (work: ReceivedWork, at: Date) => Promise<void>;
@@ -90,13 +97,18 @@ export class JetStreamTopicConsumer {
     // Asking for a handful of slots at a time keeps pull requests few while work flows.
     const refill = Math.max(1, Math.ceil(concurrency / 4));
     while (!this.stopSignal.signal.aborted && !this.reattach) {
-      const free = concurrency - this.inFlight.size - this.reserved;
-      if (free <= 0 || (this.fetches.size > 0 && free < refill)) {
+      const free = Math.min(concurrency - this.inFlight.size - this.reserved, MAX_PULL);
+      if (free <= 0 || (this.fetches.size > 0 && free < Math.min(refill, MAX_PULL))) {
         await this.nextChange();
         continue;
       }
-      this.reserved += free;
-      const task = this.fetch(consumer, free).finally(() => {
+      const wanted = Math.min(free, this.options.spareCapacity() - this.reserved);
+      if (wanted <= 0) {
+        await Promise.race([this.nextChange(), sleep(CAPACITY_RECHECK_MS, this.stopSignal.signal)]);
+        continue;
+      }
+      this.reserved += wanted;
+      const task = this.fetch(consumer, wanted).finally(() => {
         this.fetchTasks.delete(task);
         this.notify();
       });

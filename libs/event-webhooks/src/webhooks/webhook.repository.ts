@@ -7,6 +7,14 @@ export interface WebhookSettingsChange {
   updatedAt: Date;
 }
 
+export interface AttemptTally {
+  webhookId: string;
+  /** Failed attempts after the last success of the batch (all of them when none succeeded). */
+  failures: number;
+  /** Whether an attempt of the batch succeeded (the counter restarts at `failures`). */
+  reset: boolean;
+}
+
 export interface FailureCount {
   consecutiveFailures: number;
   state: Webhook['state'];
@@ -32,7 +40,10 @@ export abstract class WebhookRepository {
   /** enabled -> disabled; false when it was already disabled (or is gone). */
   abstract disable(id: string, at: Date): Promise<boolean>;
   abstract replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<void>;
-  /** Adds one to the failure counter in one statement, then reads it back (in the same transaction). Null when the webhook is gone. */
-  abstract countFailure(id: string): Promise<FailureCount | null>;
-  abstract resetFailures(id: string): Promise<void>;
+  /**
+   * Applies a batch of attempts to the failure counters, one statement per webhook (`reset`: a
+   * success came before the `failures`, so the counter restarts from them). Returns the counter and
+   * state of each webhook that had failures, read in the same transaction; a webhook gone is absent.
+   */
+  abstract tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>>;
 }

@@ -1,5 +1,5 @@
 import { ApiFamily, Webhook, WebhookState } from '../../../../event-webhooks/src/webhooks/webhook';
-import { FailureCount, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
+import { AttemptTally, FailureCount, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
 import { TypeormDatabase } from '../typeorm-database';
 import { dateOrNull, placeholders } from './multi-row-insert';
 
@@ -138,14 +138,22 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   /** One atomic increment, then a read of the row this transaction now holds. */
-  async countFailure(id: string): Promise<FailureCount | null> {
-    const { affected } = await this.db.exec('UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ?', [id]);
-    if (affected === 0) return null;
-    const [row] = await this.db.query<Pick<WebhookRow, 'consecutive_failures' | 'state'>>('SELECT consecutive_failures, state FROM webhooks WHERE id = ?', [id]);
-    return row ? { consecutiveFailures: Number(row.consecutive_failures), state: row.state } : null;
-  }
-
-  async resetFailures(id: string): Promise<void> {
-    await this.db.exec('UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0', [id]);
+  async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
+    const restarted = tallies.filter((t) => t.reset && t.failures === 0).map((t) => t.webhookId);
+    if (restarted.length > 0) {
+      await this.db.exec(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0`, restarted);
+    }
+    const failing = tallies.filter((t) => t.failures > 0);
+    for (const t of failing) {
+      const counter = t.reset ? '?' : 'consecutive_failures + ?';
+      await this.db.exec(`UPDATE webhooks SET consecutive_failures = ${counter} WHERE id = ?`, [t.failures, t.webhookId]);
+    }
+    if (failing.length === 0) return new Map();
+    const ids = failing.map((t) => t.webhookId);
+    const rows = await this.db.query<Pick<WebhookRow, 'id' | 'consecutive_failures' | 'state'>>(
+      `SELECT id, consecutive_failures, state FROM webhooks WHERE id IN (${placeholders(ids)})`,
+      ids,
+    );
+    return new Map(rows.map((r) => [r.id, { consecutiveFailures: Number(r.consecutive_failures), state: r.state }]));
   }
 }
