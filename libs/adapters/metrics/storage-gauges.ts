@@ -1,13 +1,12 @@
 import { Gauge } from 'prom-client';
 import type { Clock } from '../../kernel/src';
+import { QUEUE_TABLES } from '../typeorm/src/queue-tables';
 import type { TypeormDatabase } from '../typeorm/src/typeorm-database';
 import type { Metrics } from './metrics';
 
 /** A scrape waits this long at most for the database; past it, the gauges keep their last values. */
 const SCRAPE_QUERY_TIMEOUT_MS = 2000;
 
-/** Both queue tables exist on every installation (migrations create both); the queue in use fills one. */
-const QUEUE_TABLES = ['work_items', 'outbox'] as const;
 
 /**
  * Gauges computed at scrape time from the database, one small query each, all answered from
