@@ -66,7 +66,7 @@ export async function startTestApp(profile: Profile, options: TestAppOptions = {
     });
   }
   const config = loadConfig({ ...baseEnv, ...options.env });
-  const tokens = new OperatorTokens(config.auth.adminToken!, config.auth.internalToken!);
+  const tokens = new OperatorTokens(config.auth.adminToken!, config.auth.internalToken!, config.auth.metricsToken);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, callback) {

@@ -33,12 +33,19 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
   );
 }
 
+/**
+ * Nest's start-up chatter: a line per module initialised and per route mapped (about 90 in all).
+ * Logged at debug: the start-up banner says what an operator needs.
+ */
+const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
 /** Routes Nest's own log calls into pino, so every line is structured JSON. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (context !== undefined && START_UP_CONTEXTS.has(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));
