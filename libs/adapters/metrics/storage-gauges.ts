@@ -13,7 +13,13 @@ const SCRAPE_QUERY_TIMEOUT_MS = 2000;
  * indexes: queue depth and age of the oldest due item per table and topic, the outbox backlog,
  * waiting deliveries by status, disabled webhooks. A failing or slow database leaves the last values.
  */
-export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clock: Clock): void {
+export interface QueueGaugeOptions {
+  /** The table the queue in use fills: its topics are exported at 0 while empty, so the series never vanish. */
+  queueTable: (typeof QUEUE_TABLES)[number];
+  topics: readonly string[];
+}
+
+export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clock: Clock, queue: QueueGaugeOptions): void {
   const registers = [metrics.registry];
   let pending: Promise<Snapshot | null> | null = null;
   let lastAt = 0;
@@ -36,6 +42,7 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
       const s = await snapshot();
       if (!s) return;
       this.reset();
+      for (const topic of queue.topics) this.set({ table: queue.queueTable, topic }, 0);
       for (const row of s.queues) this.set({ table: row.table, topic: row.topic }, row.count);
     },
   });
@@ -48,6 +55,7 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
       const s = await snapshot();
       if (!s) return;
       this.reset();
+      for (const topic of queue.topics) this.set({ table: queue.queueTable, topic }, 0);
       for (const row of s.queues) this.set({ table: row.table, topic: row.topic }, row.oldestDueAgeSeconds);
     },
   });

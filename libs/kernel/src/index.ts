@@ -10,3 +10,4 @@ export * from './address-policy';
 export * from './event-publisher';
 export * from './secret-box';
 export * from './job-lease';
+export * from './call-outcome';
