@@ -26,7 +26,7 @@ export interface TestApp {
   /** Every log line the app wrote, for assertions (e.g. that no secret was logged). */
   logs: string[];
   http(): ReturnType<typeof request>;
-  createAccount(name?: string): Promise<{ id: number; name: string; apiKey: string }>;
+  createAccount(name?: string): Promise<{ id: number; name: string; apiKey: string; apiKeyId: string }>;
   close(): Promise<void>;
 }
 

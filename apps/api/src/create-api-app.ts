@@ -30,11 +30,10 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
     loggerInstance: logger,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     // Access lines are written by the onResponse hook below (with the /hooks token redacted).
-    logController: new LogController({ disableRequestLogging: true }),
-    // x-request-id (CONTRACT 9.4): the caller's own when well-formed, else a new one; every line
-    // written through request.log carries it as the pino field `requestId`.
+    // x-request-id (CONTRACT 9.4): the caller's own when well-formed, else a new one (genReqId);
+    // every line written through request.log carries it as the pino field `requestId`.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
     // The router's own refusals (an undecodable %-escape, a parameter over 512 characters) and
