@@ -20,6 +20,8 @@ export interface AppConfig {
     adminToken: string | null;
     /** INTERNAL_TOKEN: bearer token of /internal/* (producers); generated per run when unset. */
     internalToken: string | null;
+    /** METRICS_TOKEN: when set, GET /metrics (API and dispatcher) requires Bearer METRICS_TOKEN; unset, it is open. */
+    metricsToken: string | null;
   };
   storage: {
     /** STORAGE: `sqlite` (embedded file, default) or `mysql` (MySQL 8 / MariaDB 10.6+). */

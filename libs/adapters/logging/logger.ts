@@ -34,6 +34,12 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
 }
 
 /**
+ * Nest's start-up chatter: a line per module initialised and per route mapped (about 90 in all).
+ * Logged at debug: the start-up banner says what an operator needs.
+ */
+const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/**
  * Routes Nest's own log calls into pino, so every line is structured JSON. A message given as an
  * object (`{ msg, deliveryId, ... }`) keeps its other keys as fields.
  */
@@ -41,7 +47,8 @@ export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string) {
-    this.logger.info(...fields(message, { context }));
+    if (context !== undefined && START_UP_CONTEXTS.has(context)) this.logger.debug(...fields(message, { context }));
+    else this.logger.info(...fields(message, { context }));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error(...fields(message, { context, trace }));

@@ -1,13 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { OutboundResult, SecretBox, WorkItem } from '../../kernel/src';
+import { CallOutcome, OutboundResult, SecretBox, WorkItem } from '../../kernel/src';
 import { verify } from '../../signing/src';
 import { WebhookTarget, WebhookTargetCaller, WebhookTargetsService, WebhookTargetsSettings } from '../../webhook-targets/src';
 import { FixedClock, ImmediateUnitOfWork, InMemoryTargetRepository, InMemoryTargetUsage, ScriptedOutboundHttp } from '../../webhook-targets/src/testing/fakes';
+import { AutomationObserver } from './automation-observer';
 import { AutomationStepHandler } from './automation-step.handler';
 import { AUTOMATION_STEP_TOPIC, AutomationsSettings } from './automations.settings';
 import { RunsService } from './runs.service';
 import { InMemoryRunRepository, RecordingWorkQueue } from './testing/fakes';
 import { Workflow, WorkflowStep } from './workflow';
+
+/** Keeps what the handler reported, for assertions. */
+class RecordingObserver extends AutomationObserver {
+  readonly calls: Array<CallOutcome & { durationMs: number }> = [];
+  readonly finished: string[] = [];
+  targetCalled(outcome: CallOutcome, durationMs: number): void {
+    this.calls.push({ ...outcome, durationMs });
+  }
+  runFinished(status: string): void {
+    this.finished.push(status);
+  }
+}
 
 describe(AutomationStepHandler.name, () => {
   const ACCOUNT = 7;
@@ -21,6 +34,7 @@ describe(AutomationStepHandler.name, () => {
   let starter: RunsService;
   let secrets: SecretBox;
   let target: WebhookTarget;
+  let observer: RecordingObserver;
   let sut: AutomationStepHandler;
 
   function build(script: Array<Partial<OutboundResult>>): void {
@@ -28,7 +42,8 @@ describe(AutomationStepHandler.name, () => {
     const uow = new ImmediateUnitOfWork();
     const settings = new WebhookTargetsSettings(false, 10_000);
     const targets = new WebhookTargetsService(targetRows, new InMemoryTargetUsage(), secrets, clock, settings, uow);
-    sut = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES));
+    observer = new RecordingObserver();
+    sut = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES), observer);
     starter = new RunsService(runs, queue, clock, uow);
   }
 
@@ -132,6 +147,12 @@ describe(AutomationStepHandler.name, () => {
       { at: '2025-11-22T02:00:10.000Z', durationMs: 10_000, httpStatus: null, error: 'timeout' },
       { at: '2025-11-22T02:01:10.000Z', durationMs: 3, httpStatus: 201, error: null },
     ]);
+    expect(observer.calls).toEqual([
+      { result: 'failed', reason: '5xx', durationMs: 3 },
+      { result: 'failed', reason: 'timeout', durationMs: 10_000 },
+      { result: 'succeeded', reason: '2xx', durationMs: 3 },
+    ]);
+    expect(observer.finished).toEqual(['succeeded']);
   });
 
   it('fails the run after the last retry and skips the steps after it', async () => {
@@ -145,6 +166,8 @@ describe(AutomationStepHandler.name, () => {
     expect(run.stepStates.map((s) => s.status)).toEqual(['failed', 'skipped', 'skipped']);
     expect(run.stepStates[0].attempts.map((a) => a.httpStatus)).toEqual([302, 302, 302, 302]);
     expect(queue.items).toHaveLength(0);
+    expect(observer.calls.map((c) => c.reason)).toEqual(['3xx', '3xx', '3xx', '3xx']);
+    expect(observer.finished).toEqual(['failed']);
   });
 
   it('does nothing for a duplicated or stale item', async () => {

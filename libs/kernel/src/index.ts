@@ -11,3 +11,4 @@ export * from './event-publisher';
 export * from './secret-box';
 export * from './job-lease';
 export * from './batcher';
+export * from './call-outcome';

@@ -1,9 +1,10 @@
-import { Body, Controller, Delete, HttpCode, Param, ParseIntPipe, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsService } from '../../../../libs/accounts/src';
 import { DomainError } from '../../../../libs/kernel/src';
 import { AdminTokenGuard } from '../http/guards';
-import { CreateAccountDto, CreatedAccountView, CreatedApiKeyView } from './admin.dto';
+import { accountPageView, accountView, apiKeyListView } from './admin-accounts.presenter';
+import { AccountPageView, AccountView, ApiKeyListView, CreateAccountDto, CreatedAccountView, CreatedApiKeyView, ListAccountsQuery } from './admin.dto';
 
 const accountIdPipe = new ParseIntPipe({ exceptionFactory: () => new DomainError('not_found', 'account not found') });
 
@@ -19,6 +20,35 @@ export class AdminAccountsController {
   @ApiCreatedResponse({ type: CreatedAccountView })
   create(@Body() body: CreateAccountDto): Promise<CreatedAccountView> {
     return this.accounts.createAccount(body.name);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List accounts, oldest first' })
+  @ApiOkResponse({ type: AccountPageView })
+  async list(@Query() query: ListAccountsQuery): Promise<AccountPageView> {
+    return accountPageView(await this.accounts.listAccounts({ limit: query.limit === undefined ? undefined : Number(query.limit), cursor: query.cursor }));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Read an account' })
+  @ApiOkResponse({ type: AccountView })
+  async get(@Param('id', accountIdPipe) id: number): Promise<AccountView> {
+    return accountView(await this.accounts.getAccount(id));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an account and everything it owns; its waiting work is cancelled, its keys refused within 5 s' })
+  @ApiNoContentResponse()
+  async delete(@Param('id', accountIdPipe) id: number): Promise<void> {
+    await this.accounts.deleteAccount(id);
+  }
+
+  @Get(':id/api-keys')
+  @ApiOperation({ summary: "List an account's API keys that are not revoked (never the keys themselves)" })
+  @ApiOkResponse({ type: ApiKeyListView })
+  async listKeys(@Param('id', accountIdPipe) id: number): Promise<ApiKeyListView> {
+    return apiKeyListView(await this.accounts.listApiKeys(id));
   }
 
   @Post(':id/api-keys')

@@ -1,9 +1,10 @@
-import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, HttpCode, Inject, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WorkQueue } from '../../../../libs/kernel/src';
 import { Metrics } from '../../../../libs/adapters/metrics/metrics';
 import { TypeormDatabase } from '../../../../libs/adapters/typeorm/src/typeorm-database';
+import { MetricsTokenGuard } from '../http/guards';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -36,7 +37,9 @@ export class OpsController {
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics in the text exposition format' })
+  @UseGuards(MetricsTokenGuard)
+  @ApiBearerAuth('metrics')
+  @ApiOperation({ summary: 'Prometheus metrics in the text exposition format (Bearer METRICS_TOKEN when it is set)' })
   @ApiProduces('text/plain')
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();

@@ -7,6 +7,7 @@ import { WorkItems1732240000000 } from './1732240000000-work-items';
 import { Outbox1732240000001 } from './1732240000001-outbox';
 import { DeliveryStatusIndex1732250000000 } from './1732250000000-delivery-status-index';
 import { DeliveryAttempts1732300000000 } from './1732300000000-delivery-attempts';
+import { Operators1732310000000 } from './1732310000000-operators';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -19,4 +20,5 @@ export const ALL_MIGRATIONS = [
   Outbox1732240000001,
   DeliveryStatusIndex1732250000000,
   DeliveryAttempts1732300000000,
+  Operators1732310000000,
 ];
