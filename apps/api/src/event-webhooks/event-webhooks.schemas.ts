@@ -19,6 +19,12 @@ const WEBHOOK: Fields = {
   apiVersion: { type: 'string', enum: ['v3', 'v2'], description: 'The API family that created the webhook; its deliveries carry it as apiVersion' },
   consecutiveFailures: { type: 'integer', minimum: 0 },
   disabledAt: time('When it was disabled, null while enabled', true),
+  disabledReason: {
+    type: 'string',
+    nullable: true,
+    enum: ['consecutive_failures', 'manual', null],
+    description: 'Why it is disabled: by the failure counter or by the disable route; null while enabled',
+  },
   createdAt: time('Creation time'),
   updatedAt: time('Last change'),
 };

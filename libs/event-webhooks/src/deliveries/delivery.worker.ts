@@ -138,7 +138,7 @@ export class DeliveryWorker extends WorkHandler {
     if (!count) return 'deleted';
     if (count.state === 'disabled') return 'disabled';
     if (count.consecutiveFailures >= this.settings.disableAfter) {
-      await disableWebhook(this.webhooks, this.deliveries, webhookId, at);
+      await disableWebhook(this.webhooks, this.deliveries, webhookId, at, 'consecutive_failures');
       this.uow.afterCommit(() => this.logger.warn(`webhook ${webhookId} disabled after ${count.consecutiveFailures} consecutive failed attempts`));
       return 'disabled';
     }

@@ -66,6 +66,7 @@ export class WebhooksService {
       apiVersion: family,
       consecutiveFailures: 0,
       disabledAt: null,
+      disabledReason: null,
       createdAt: now,
       updatedAt: now,
       sealedSecret: this.secretBox.seal(secret),
@@ -116,7 +117,7 @@ export class WebhooksService {
 
   async disable(accountId: number, id: string): Promise<WebhookView> {
     await this.find(accountId, id);
-    await this.uow.run(() => disableWebhook(this.webhooks, this.deliveries, id, this.clock.now()));
+    await this.uow.run(() => disableWebhook(this.webhooks, this.deliveries, id, this.clock.now(), 'manual'));
     return this.get(accountId, id);
   }
 
