@@ -3,6 +3,7 @@ import type { AppConfig } from '../../../config/load-config';
 import { APP_CONFIG } from '../../../config/config.token';
 import { EventPublisher } from '../../kernel/src';
 import { EventCatalog } from './catalog/event-catalog';
+import { EventFeedService } from './event-feed/event-feed.service';
 import { DeliveryWorker } from './deliveries/delivery.worker';
 import { OriginLimiter } from './deliveries/origin-limiter';
 import { EventWebhooksSettings } from './event-webhooks.settings';
@@ -27,8 +28,9 @@ import { WebhooksService } from './webhooks/webhooks.service';
     EventIntakeService,
     { provide: EventPublisher, useExisting: EventIntakeService },
     WebhooksService,
+    EventFeedService,
     DeliveryWorker,
   ],
-  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, DeliveryWorker],
+  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, DeliveryWorker],
 })
 export class EventWebhooksModule {}

@@ -105,3 +105,29 @@ export const EVENT_TYPES_SCHEMA: SchemaObject = {
     },
   },
 };
+
+/** The delivery body (CONTRACT §3), the same in both families. */
+export const ENVELOPE_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['id', 'type', 'created', 'apiVersion', 'account', 'data'],
+  properties: {
+    id: { type: 'string', example: 'evt_01jd2x7q9m3k8p4r6t1v5w0y2z' },
+    type: { type: 'string', example: 'email.delivered' },
+    created: { type: 'integer', description: 'Unix seconds', example: 1732238400 },
+    apiVersion: { type: 'string', enum: ['v3', 'v2'], description: 'The family of the route that serves it; the envelope is never snake_cased' },
+    account: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', example: 42 }, name: { type: 'string', example: 'Acme' } } },
+    data: { type: 'object', additionalProperties: true, description: 'Valid against the schema of its type in GET /v3/events/types' },
+  },
+};
+
+export function eventFeedSchema(family: ApiFamily): SchemaObject {
+  const next = family === 'v2' ? 'next_cursor' : 'nextCursor';
+  return {
+    type: 'object',
+    required: ['events', next],
+    properties: {
+      events: { type: 'array', items: ENVELOPE_SCHEMA },
+      [next]: { type: 'string', nullable: true, description: 'Pass as cursor for the next page; null on the last' },
+    },
+  };
+}
