@@ -2,6 +2,8 @@ import { useEffect, useRef } from 'preact/hooks';
 
 /** How often an open screen asks the API again. */
 export const POLL_INTERVAL_MS = 4000;
+/** Hourly figures change slowly: asked for less often. */
+export const STATS_POLL_INTERVAL_MS = 30_000;
 
 /**
  * Live refresh: calls `refresh` every `intervalMs` while the tab is visible, and once at once when

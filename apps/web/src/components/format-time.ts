@@ -25,3 +25,6 @@ export function formatTime(value: string | number | Date): string {
 export function formatHour(value: string | Date): string {
   return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(value));
 }
+
+/** The envelope's `created` (Unix seconds) as an ISO 8601 instant. */
+export const isoOfUnixSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString();
