@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import type { Delivery } from '../api/types';
@@ -23,15 +24,18 @@ export const RETRYABLE: ReadonlySet<Delivery['status']> = new Set(['failed', 'sk
 export function DeliveryDetail({ delivery, busy, onRetry, onClose }: { delivery: Delivery; busy: boolean; onRetry: () => void; onClose: () => void }) {
   const api = useApi();
   const envelope = useResource(() => api.getEvent(delivery.eventId), [api, delivery.eventId]);
+  const panel = useRef<HTMLElement>(null);
+  // Opened from a row far down the table: bring the panel into view.
+  useEffect(() => panel.current?.scrollIntoView({ block: 'nearest' }), []);
   return (
-    <section class="card delivery-detail" aria-label={`Delivery ${delivery.id}`}>
+    <section ref={panel} class="card delivery-detail" aria-label={`Delivery ${delivery.id}`}>
       <div class="page-head">
         <h3>
           <StatusBadge status={delivery.status} /> <span class="mono">{delivery.eventType}</span>
         </h3>
         <div class="actions">
           {RETRYABLE.has(delivery.status) ? (
-            <button type="button" class="primary" disabled={busy} onClick={onRetry} aria-label={`Retry delivery of ${delivery.eventType} ${delivery.eventId}`}>
+            <button type="button" class="primary" disabled={busy} onClick={onRetry}>
               Retry now
             </button>
           ) : null}
