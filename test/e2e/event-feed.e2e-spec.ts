@@ -134,6 +134,11 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
       }
       await expectError(sut.http().get(`/${family}/events`), 401, 'unauthorized');
     }
+
+    const docs = (await sut.http().get('/docs/json').expect(200)).body;
+    expect(Object.keys(docs.paths)).toEqual(expect.arrayContaining(['/v3/events', '/v3/events/{id}', '/v2/events', '/v2/events/{id}', '/v3/events/types']));
+    expect(Object.keys(docs.paths['/v2/events'].get.responses['200'].content['application/json'].schema.properties)).toEqual(['events', 'next_cursor']);
+    expect(docs.paths['/v3/Webhook/{id}'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty('disabledReason');
   });
 
   // Contract §9.2 wants every event in the feed, subscribed or not. The intake (libs/event-webhooks/src/intake,
