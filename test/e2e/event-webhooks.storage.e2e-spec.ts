@@ -48,6 +48,7 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     apiVersion: 'v3',
     consecutiveFailures: 0,
     disabledAt: null,
+    disabledReason: null,
     createdAt: now,
     updatedAt: now,
     sealedSecret: 'v1:sealed',

@@ -6,6 +6,7 @@ import { EventCatalog } from './catalog/event-catalog';
 import { AttemptRecorder } from './deliveries/attempt-recorder';
 import { DeliveryObserver } from './deliveries/delivery-observer';
 import { DeliveryRepository } from './deliveries/delivery.repository';
+import { EventFeedService } from './event-feed/event-feed.service';
 import { DeliveryWorker } from './deliveries/delivery.worker';
 import { DispatchLanes } from './deliveries/lanes';
 import { WebhookCache } from './deliveries/webhook-cache';
@@ -54,8 +55,9 @@ import { WebhooksService } from './webhooks/webhooks.service';
     EventIntakeService,
     { provide: EventPublisher, useExisting: EventIntakeService },
     WebhooksService,
+    EventFeedService,
     DeliveryWorker,
   ],
-  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, DeliveryWorker],
+  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, DeliveryWorker],
 })
 export class EventWebhooksModule {}

@@ -16,3 +16,6 @@ export * from './intake/envelope';
 export * from './intake/event.repository';
 export * from './intake/event-intake.service';
 export * from './intake/new-event';
+export * from './event-feed/event-feed.repository';
+export * from './event-feed/event-feed.service';
+export * from './event-feed/feed-envelope';

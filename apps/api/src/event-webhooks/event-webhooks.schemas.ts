@@ -19,6 +19,12 @@ const WEBHOOK: Fields = {
   apiVersion: { type: 'string', enum: ['v3', 'v2'], description: 'The API family that created the webhook; its deliveries carry it as apiVersion' },
   consecutiveFailures: { type: 'integer', minimum: 0 },
   disabledAt: time('When it was disabled, null while enabled', true),
+  disabledReason: {
+    type: 'string',
+    nullable: true,
+    enum: ['consecutive_failures', 'manual', null],
+    description: 'Why it is disabled: by the failure counter or by the disable route; null while enabled',
+  },
   createdAt: time('Creation time'),
   updatedAt: time('Last change'),
 };
@@ -99,3 +105,29 @@ export const EVENT_TYPES_SCHEMA: SchemaObject = {
     },
   },
 };
+
+/** The delivery body (CONTRACT §3), the same in both families. */
+export const ENVELOPE_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['id', 'type', 'created', 'apiVersion', 'account', 'data'],
+  properties: {
+    id: { type: 'string', example: 'evt_01jd2x7q9m3k8p4r6t1v5w0y2z' },
+    type: { type: 'string', example: 'email.delivered' },
+    created: { type: 'integer', description: 'Unix seconds', example: 1732238400 },
+    apiVersion: { type: 'string', enum: ['v3', 'v2'], description: 'The family of the route that serves it; the envelope is never snake_cased' },
+    account: { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', example: 42 }, name: { type: 'string', example: 'Acme' } } },
+    data: { type: 'object', additionalProperties: true, description: 'Valid against the schema of its type in GET /v3/events/types' },
+  },
+};
+
+export function eventFeedSchema(family: ApiFamily): SchemaObject {
+  const next = family === 'v2' ? 'next_cursor' : 'nextCursor';
+  return {
+    type: 'object',
+    required: ['events', next],
+    properties: {
+      events: { type: 'array', items: ENVELOPE_SCHEMA },
+      [next]: { type: 'string', nullable: true, description: 'Pass as cursor for the next page; null on the last' },
+    },
+  };
+}

@@ -13,6 +13,7 @@ const view: WebhookView = {
   apiVersion: 'v2',
   consecutiveFailures: 10,
   disabledAt: at,
+  disabledReason: 'consecutive_failures',
   createdAt: at,
   updatedAt: at,
 };
@@ -38,11 +39,13 @@ describe(WebhookPresenter.name, () => {
       apiVersion: 'v2',
       consecutiveFailures: 10,
       disabledAt: '2025-11-22T02:00:00.000Z',
+      disabledReason: 'consecutive_failures',
       createdAt: '2025-11-22T02:00:00.000Z',
       updatedAt: '2025-11-22T02:00:00.000Z',
     });
     expect(Object.keys(sut.webhook(view, 'whsec_x')).pop()).toBe('secret');
     expect(sut.webhook({ ...view, disabledAt: null }).disabledAt).toBeNull();
+    expect(sut.webhook({ ...view, state: 'enabled', disabledAt: null, disabledReason: null }).disabledReason).toBeNull();
   });
 
   it('shows the same fields in snake_case on v2, leaving values such as event types alone', () => {
@@ -56,6 +59,7 @@ describe(WebhookPresenter.name, () => {
       'api_version',
       'consecutive_failures',
       'disabled_at',
+      'disabled_reason',
       'created_at',
       'updated_at',
       'secret',

@@ -15,6 +15,7 @@ export class WebhookPresenter {
       apiVersion: view.apiVersion,
       consecutiveFailures: view.consecutiveFailures,
       disabledAt: iso(view.disabledAt),
+      disabledReason: view.disabledReason,
       createdAt: iso(view.createdAt),
       updatedAt: iso(view.updatedAt),
       ...(secret === undefined ? {} : { secret }),

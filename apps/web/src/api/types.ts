@@ -7,6 +7,7 @@ export interface ContractError {
 }
 
 export type WebhookState = 'enabled' | 'disabled';
+export type DisabledReason = 'consecutive_failures' | 'manual';
 
 export interface Webhook {
   id: string;
@@ -17,6 +18,8 @@ export interface Webhook {
   apiVersion: string;
   consecutiveFailures: number;
   disabledAt: string | null;
+  /** Null while enabled (CONTRACT §9.3). */
+  disabledReason: DisabledReason | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,6 +51,8 @@ export interface DeliveryAttempt {
   httpStatus: number | null;
   error: string | null;
   responseBody: string | null;
+  /** The headers the server sent, names in lowercase (CONTRACT §9.3); absent from servers that do not record them. */
+  requestHeaders?: Record<string, string>;
 }
 
 export interface Delivery {
@@ -62,6 +67,33 @@ export interface Delivery {
 
 export interface DeliveryPage {
   deliveries: Delivery[];
+  nextCursor: string | null;
+}
+
+/** GET /v3/Webhook/{id}/stats (CONTRACT §9.3). */
+export interface WebhookStats {
+  since: string;
+  until: string;
+  deliveries: Record<DeliveryStatus, number>;
+  attempts: { total: number; succeeded: number; failed: number };
+  successRate: number | null;
+  latencyMs: { p50: number | null; p95: number | null };
+  buckets: Array<{ start: string; succeeded: number; failed: number }>;
+}
+
+/** The body every delivery of an event carries (CONTRACT §3), as the event feed serves it (§9.2). */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  /** Unix seconds. */
+  created: number;
+  apiVersion: string;
+  account: { id: number; name: string };
+  data: Record<string, unknown>;
+}
+
+export interface EventPage {
+  events: EventEnvelope[];
   nextCursor: string | null;
 }
 
@@ -81,7 +113,8 @@ export interface WebhookTargetInput {
   name: string;
   url: string;
   headers?: Record<string, string>;
-  signingKey?: string;
+  /** On update: a new key, or null to stop signing; left out, the current key stays. */
+  signingKey?: string | null;
   generateSigningKey?: true;
 }
 

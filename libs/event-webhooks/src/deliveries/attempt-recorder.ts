@@ -92,7 +92,7 @@ export class AttemptRecorder {
   ): Promise<WebhookStanding> {
     if (count.state === 'disabled') return 'disabled';
     if (count.consecutiveFailures < this.settings.disableAfter) return 'active';
-    await disableWebhook(this.webhooks, this.deliveries, webhookId, at);
+    await disableWebhook(this.webhooks, this.deliveries, webhookId, at, 'consecutive_failures');
     const accountId = kept.find((f) => f.delivery.webhookId === webhookId)!.delivery.accountId;
     disabled.push({ webhookId, accountId, consecutiveFailures: count.consecutiveFailures });
     return 'disabled';

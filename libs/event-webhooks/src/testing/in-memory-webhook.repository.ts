@@ -1,4 +1,4 @@
-import { Webhook } from '../webhooks/webhook';
+import { DisabledReason, Webhook } from '../webhooks/webhook';
 import { AttemptTally, FailureCount, WebhookRepository, WebhookSettingsChange } from '../webhooks/webhook.repository';
 
 export class InMemoryWebhookRepository extends WebhookRepository {
@@ -32,12 +32,12 @@ export class InMemoryWebhookRepository extends WebhookRepository {
   }
   async enable(id: string, at: Date) {
     const row = this.rows.get(id);
-    if (row) Object.assign(row, { state: 'enabled', consecutiveFailures: 0, disabledAt: null, updatedAt: at });
+    if (row) Object.assign(row, { state: 'enabled', consecutiveFailures: 0, disabledAt: null, disabledReason: null, updatedAt: at });
   }
-  async disable(id: string, at: Date) {
+  async disable(id: string, at: Date, reason: DisabledReason) {
     const row = this.rows.get(id);
     if (!row || row.state === 'disabled') return false;
-    Object.assign(row, { state: 'disabled', disabledAt: at, updatedAt: at });
+    Object.assign(row, { state: 'disabled', disabledAt: at, disabledReason: reason, updatedAt: at });
     return true;
   }
   async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date) {

@@ -1,4 +1,4 @@
-import { Webhook } from './webhook';
+import { DisabledReason, Webhook } from './webhook';
 
 export interface WebhookSettingsChange {
   url: string;
@@ -35,10 +35,10 @@ export abstract class WebhookRepository {
   abstract listForAccounts(accountIds: number[]): Promise<Webhook[]>;
   abstract updateSettings(id: string, change: WebhookSettingsChange): Promise<void>;
   abstract delete(id: string): Promise<void>;
-  /** state enabled, failures 0, disabledAt null. */
+  /** state enabled, failures 0, disabledAt and disabledReason null. */
   abstract enable(id: string, at: Date): Promise<void>;
-  /** enabled -> disabled; false when it was already disabled (or is gone). */
-  abstract disable(id: string, at: Date): Promise<boolean>;
+  /** enabled -> disabled, recording why; false when it was already disabled (or is gone). */
+  abstract disable(id: string, at: Date, reason: DisabledReason): Promise<boolean>;
   abstract replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<void>;
   /**
    * Applies a batch of attempts to the failure counters, one statement per webhook (`reset`: a
