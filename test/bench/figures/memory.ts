@@ -1,5 +1,6 @@
 import { round, scaled, sleep } from '../bench-support';
 import { batchRequests } from '../harness/load-job';
+import { BenchServer } from '../harness/server';
 import { ReceiverProcess, runLoad } from '../harness/tools';
 import { Context } from './context';
 
@@ -11,30 +12,32 @@ const SETTLE_MS = 5_000;
  * Figure 8: resident memory of the server process(es) with MANY deliveries waiting vs with FEW.
  * The webhook's receiver takes every request and never answers in time (the server gives up after
  * DELIVERY_TIMEOUT_MS and retries later), so deliveries pile up as they would behind a dead
- * endpoint; nothing is disabled since WEBHOOK_DISABLE_AFTER is out of reach. Runs last: the
- * server is left with its backlog.
+ * endpoint; nothing is disabled since WEBHOOK_DISABLE_AFTER is out of reach. A fresh server of
+ * the same profile, so that what earlier figures left in the heap does not blur the comparison.
  */
 export async function memory(ctx: Context): Promise<void> {
   const stalled = await ReceiverProcess.start(ctx.run, `${ctx.profile}-receiver-stalled`);
+  const server = new BenchServer(ctx.run, ctx.server.profile);
   try {
+    await server.start();
     await stalled.configure({ mode: { status: 200, delayMs: 3_600_000 } });
-    const account = await ctx.server.createAccount('Bench backlog');
-    await ctx.server.createWebhook(account.apiKey, `${stalled.url}/stalled`, ['contact.created']);
+    const account = await server.createAccount('Bench backlog');
+    await server.createWebhook(account.apiKey, `${stalled.url}/stalled`, ['contact.created']);
     let sent = 0;
     const enqueue = async (upTo: number) => {
       const count = upTo - sent;
       const load = await runLoad(ctx.run, {
-        origin: ctx.server.url,
+        origin: server.url,
         method: 'POST',
         paths: ['/internal/events/batch'],
-        headers: ctx.internal,
+        headers: { authorization: `Bearer ${server.internalToken}` },
         body: { kind: 'batch', accountId: account.id, idPrefix: `evt_backlog${sent}_`, size: 1000, total: count },
         connections: 4,
         loop: { kind: 'closed', requests: batchRequests(count, 1000) },
       });
       if (load.accepted !== count) throw new Error(`backlog events not all accepted: ${JSON.stringify(load.statuses)} ${load.sampleError ?? ''}`);
       sent = upTo;
-      return settledRss(ctx);
+      return settledRss(server);
     };
     const few = await enqueue(FEW());
     const many = await enqueue(MANY());
@@ -50,15 +53,16 @@ export async function memory(ctx: Context): Promise<void> {
       note: `server process(es) RSS from /proc, median of 3 readings after ${SETTLE_MS / 1000} s; ${reached} requests reached the stalled receiver`,
     });
   } finally {
+    await server.stop();
     await ctx.run.stop(stalled.child, 2_000);
   }
 }
 
-async function settledRss(ctx: Context): Promise<number> {
+async function settledRss(server: BenchServer): Promise<number> {
   await sleep(SETTLE_MS);
   const readings: number[] = [];
   for (let i = 0; i < 3; i++) {
-    readings.push(ctx.server.rssMb());
+    readings.push(server.rssMb());
     await sleep(1_000);
   }
   return round(readings.sort((a, b) => a - b)[1]);

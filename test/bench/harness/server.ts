@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { Pool } from 'undici';
 import { TEST_MYSQL, TEST_NATS } from '../../support/services';
 import { freePort, pollUntil } from '../bench-support';
+import type { Leftover } from './cleanup';
 import { Child, Run } from './run';
 
 export type Profile = 'sqlite' | 'mysql-nats';
@@ -27,6 +28,8 @@ export class BenchServer {
   url = '';
   pool!: Pool;
   private env: Record<string, string> = {};
+  /** The MariaDB database and NATS prefix of this server, removed when it stops. */
+  private readonly storage: Leftover[] = [];
 
   constructor(
     readonly run: Run,
@@ -117,14 +120,19 @@ export class BenchServer {
   async stop(): Promise<void> {
     await this.pool?.close().catch(() => undefined);
     for (const child of [...this.dispatchers, this.api].filter(Boolean)) await this.run.stop(child);
+    for (const item of this.storage) await this.run.undo(item);
   }
 
   private async storageEnv(): Promise<Record<string, string>> {
-    if (this.profile === 'sqlite') return { STORAGE: 'sqlite', SQLITE_PATH: join(this.run.dir, 'bench.db'), QUEUE: 'database' };
+    if (this.profile === 'sqlite') {
+      const dir = mkdtempSync(join(this.run.dir, 'sqlite-'));
+      this.storage.push({ kind: 'dir', path: dir });
+      return { STORAGE: 'sqlite', SQLITE_PATH: join(dir, 'bench.db'), QUEUE: 'database' };
+    }
     const name = `wh_bench_${randomBytes(5).toString('hex')}`;
     const prefix = `bench_${randomBytes(4).toString('hex')}`;
-    this.run.track({ kind: 'database', name });
-    this.run.track({ kind: 'nats', prefix });
+    this.storage.push({ kind: 'database', name }, { kind: 'nats', prefix });
+    for (const item of this.storage) this.run.track(item);
     const connection = await createConnection({ host: TEST_MYSQL.host, port: TEST_MYSQL.port, user: TEST_MYSQL.user });
     await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await connection.end();
@@ -134,7 +142,7 @@ export class BenchServer {
   private async waitAnswering(child: Child, url: string): Promise<void> {
     const ok = await pollUntil(async () => {
       if (child.process.exitCode !== null) throw new Error(`${child.name} exited:\n${child.tail()}`);
-      return fetch(url).then(
+      return fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
         (response) => response.status === 200,
         () => false,
       );
