@@ -55,9 +55,9 @@ function describeTarget(target: Target, unit: string): string {
     case 'none':
       return '—';
     case 'at-least':
-      return `≥ ${target.value.toLocaleString('en')} ${unit}`;
+      return `≥ ${target.value.toLocaleString('en')} ${unit}`.trim();
     case 'at-most':
-      return `≤ ${target.value.toLocaleString('en')} ${unit}`;
+      return `≤ ${target.value.toLocaleString('en')} ${unit}`.trim();
     case 'ratio-at-least':
       return `ratio ≥ ${target.value}`;
     case 'ratio-at-most':
@@ -89,7 +89,7 @@ export function printFigures(title: string, rows: FigureRow[]): void {
       '#': row.figure,
       profile: row.profile,
       figure: row.name,
-      value: `${show(row.value)} ${row.unit}`,
+      value: `${show(row.value)} ${row.unit}`.trim(),
       baseline: row.baseline === null ? '—' : `${show(row.baseline)} ${row.baselineName}`,
       ratio: show(row.ratio, 2),
       target: row.target,
@@ -115,7 +115,7 @@ export function markdown(rows: FigureRow[], ledger: LedgerRow[], header: string[
     '|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (row) =>
-        `| ${row.figure} | ${row.name} | ${row.profile} | ${show(row.value)} ${row.unit} | ${row.baseline === null ? '—' : `${show(row.baseline)} (${row.baselineName})`} | ${show(row.ratio, 2)} | ${row.target} | ${yesNo(row.met)} | ${row.note} |`,
+        `| ${row.figure} | ${row.name} | ${row.profile} | ${`${show(row.value)} ${row.unit}`.trim()} | ${row.baseline === null ? '—' : `${show(row.baseline)} (${row.baselineName})`} | ${show(row.ratio, 2)} | ${row.target} | ${yesNo(row.met)} | ${row.note} |`,
     ),
     '',
     '## Accepted and delivered, per phase',

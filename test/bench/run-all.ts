@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { machineLine, SCALE } from './bench-support';
 import { benchProfile } from './figures/profile';
@@ -28,12 +29,14 @@ function selection(): { figures: Set<number>; profiles: Profile[] } {
   return { figures, profiles };
 }
 
-async function main(run: Run): Promise<void> {
+async function main(run: Run): Promise<boolean> {
   const { figures, profiles } = selection();
   const started = new Date();
+  const loadAtStart = loadavg()[0];
   console.log(`bench: figures ${[...figures].join(',')} on ${profiles.join(', ')}, BENCH_SCALE=${SCALE}; ${machineLine()}`);
   const rows: FigureRow[] = [];
   const ledger: LedgerRow[] = [];
+  let failed = false;
   for (const profile of profiles) {
     const began = Date.now();
     const ctx = await benchProfile(run, profile, figures, (step) => console.error(`[${profile}] ${step} (${((Date.now() - began) / 1000).toFixed(0)} s)`));
@@ -41,11 +44,12 @@ async function main(run: Run): Promise<void> {
     printLedger(ctx.ledger);
     rows.push(...ctx.rows);
     ledger.push(...ctx.ledger);
+    failed ||= ctx.failed;
   }
   rows.sort((a, b) => a.figure - b.figure);
   const header = [
     `Written by \`npm run bench\` on ${started.toISOString()}${SCALE === 1 ? '' : `, at BENCH_SCALE=${SCALE} (counts shrunk: not the figures of record)`}.`,
-    `Machine: ${machineLine()}.`,
+    `Machine: ${machineLine()}; load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine skews every figure).`,
     '',
     'The server runs as built processes (`dist/apps/api/src/main.js`, plus `dist/apps/dispatcher/src/main.js` on',
     'mysql-nats) configured by environment only; the receiver, the load generator and the baselines are',
@@ -61,6 +65,7 @@ async function main(run: Run): Promise<void> {
   const out = process.env.BENCH_OUT?.trim() || join(__dirname, '../../../docs/benchmarks.md');
   writeFileSync(out, document);
   console.error(`wrote ${out}`);
+  return !failed;
 }
 
 const run = new Run();
@@ -74,7 +79,7 @@ const finish = async (code: number) => {
 process.once('SIGINT', () => void finish(130));
 process.once('SIGTERM', () => void finish(143));
 main(run).then(
-  () => finish(0),
+  (ok) => finish(ok ? 0 : 1),
   (error: unknown) => {
     console.error(error);
     return finish(1);

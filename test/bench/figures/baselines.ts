@@ -45,6 +45,7 @@ export async function measureBaselines(run: Run, receiver: ReceiverProcess): Pro
     };
     return {
       delivery: delivery.okPerSecond,
+      deliveryBodyBytes: checked.meanBodyBytes,
       intake: {
         event: await load({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, SINGLE_EVENTS()),
         oneKb: await load({ kind: 'fixed', text: jsonBody(1024) }, TRIGGER_CALLS()),

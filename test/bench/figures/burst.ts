@@ -12,6 +12,7 @@ interface BurstResult {
   deliveriesPerSecond: number;
   delivered: number;
   questions: number | null;
+  bodyBytes: number;
 }
 
 /**
@@ -44,6 +45,7 @@ async function burstOnce(ctx: Context, phase: string): Promise<BurstResult> {
       intakePerSecond: load.acceptedPerSecond,
       deliveriesPerSecond: delivered.distinct / seconds,
       delivered: delivered.distinct,
+      bodyBytes: delivered.meanBodyBytes,
       // the second SHOW is itself a question; nothing else of the bench talks to MariaDB meanwhile
       questions: before === undefined || after === undefined ? null : after - before - 1,
     };
@@ -71,7 +73,7 @@ export async function burst(ctx: Context, options: { scaleOut: boolean }): Promi
     baseline: ctx.baselines.delivery,
     baselineName: '(a) undici + HMAC loop',
     target: { kind: 'ratio-at-least', value: 0.15 },
-    note: 'first accepted → last delivered',
+    note: `first accepted → last delivered; envelopes of ${Math.round(one.bodyBytes)} B (baseline's ${Math.round(ctx.baselines.deliveryBodyBytes)} B)`,
   });
   if (one.questions !== null) {
     ctx.add({

@@ -9,6 +9,8 @@ import { FigureRow, figureRow, LedgerRow } from '../report';
 export interface Baselines {
   /** (a) bare undici + HMAC loop to the receiver, 64 in flight: deliveries/s. */
   delivery: number;
+  /** Mean body size of (a)'s envelopes, to show they match the server's. */
+  deliveryBodyBytes: number;
   /** (b) bare node:http JSON 202 server at 64 connections, by body: requests/s. */
   intake: { event: number; oneKb: number; maxTrigger: number };
 }
@@ -19,6 +21,8 @@ export class Context {
   readonly ledger: LedgerRow[] = [];
   /** 5xx answers (and requests never answered) of every load sent to the server, by phase. */
   readonly serverErrors = new Map<string, number>();
+  /** Set when a step threw; the run then exits non-zero after writing what it measured. */
+  failed = false;
 
   constructor(
     readonly run: Run,

@@ -37,13 +37,24 @@ export async function benchProfile(run: Run, profile: Profile, selected: Set<num
     for (const [figures, name, step] of steps) {
       if (!figures.some((figure) => selected.has(figure))) continue;
       progress(name);
-      await step();
+      try {
+        await step();
+      } catch (error: unknown) {
+        // One broken step must not cost the rest of a long run: it becomes a failed row.
+        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        console.error(`\n${profile}: ${name} failed: ${String(error)}\nthe server's last output:\n${server.tails()}`);
+        ctx.add({ figure: figures[0], name: `${name}: the step failed`, value: null, unit: '', target: { kind: 'at-least', value: 0 }, note: message.replace(/\|/g, '/') });
+        ctx.failed = true;
+      }
+      if (!server.running()) {
+        ctx.add({ figure: 7, name: `a server process died during "${name}"`, value: null, unit: '', target: { kind: 'at-least', value: 0 }, note: 'remaining steps skipped' });
+        ctx.failed = true;
+        console.error(`\n${profile}: a server process died during ${name}:\n${server.tails()}`);
+        break;
+      }
     }
     summarize(ctx);
     return ctx;
-  } catch (error: unknown) {
-    console.error(`\n${profile}: the bench failed; the server's last output:\n${server.tails()}`);
-    throw error;
   } finally {
     await server.stop();
     await run.stop(receiver.child, 2_000);

@@ -74,6 +74,11 @@ export class BenchServer {
     await this.run.stop(child);
   }
 
+  /** Whether every server process is still alive. */
+  running(): boolean {
+    return [this.api, ...this.dispatchers].every((child) => child.process.exitCode === null && child.process.signalCode === null);
+  }
+
   /** Resident memory of every server process, in MiB, read from /proc as an outsider would. */
   rssMb(): number {
     return [this.api, ...this.dispatchers].reduce((sum, child) => {
