@@ -81,10 +81,16 @@ export class BenchServer {
 
   /** Resident memory of every server process, in MiB, read from /proc as an outsider would. */
   rssMb(): number {
-    return [this.api, ...this.dispatchers].reduce((sum, child) => {
-      const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      return sum + (match ? Number(match[1]) / 1024 : NaN);
-    }, 0);
+    return Object.values(this.rssByProcess()).reduce((a, b) => a + b, 0);
+  }
+
+  rssByProcess(): Record<string, number> {
+    return Object.fromEntries(
+      [this.api, ...this.dispatchers].map((child) => {
+        const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        return [child.name.replace(`${this.profile}-`, ''), match ? Number(match[1]) / 1024 : NaN];
+      }),
+    );
   }
 
   /** One JSON call for set-up (not measured); throws unless the status is `expected`. */
