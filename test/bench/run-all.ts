@@ -40,13 +40,13 @@ async function main(run: Run): Promise<boolean> {
   for (const profile of profiles) {
     const began = Date.now();
     const ctx = await benchProfile(run, profile, figures, (step) => console.error(`[${profile}] ${step} (${((Date.now() - began) / 1000).toFixed(0)} s)`));
-    printFigures(`${profile}: figures`, ctx.rows);
     printLedger(ctx.ledger);
     rows.push(...ctx.rows);
     ledger.push(...ctx.ledger);
     failed ||= ctx.failed;
   }
   rows.sort((a, b) => a.figure - b.figure);
+  for (const figure of new Set(rows.map((row) => row.figure))) printFigures(`figure ${figure}`, rows.filter((row) => row.figure === figure));
   const header = [
     `Written by \`npm run bench\` on ${started.toISOString()}${SCALE === 1 ? '' : `, at BENCH_SCALE=${SCALE} (counts shrunk: not the figures of record)`}.`,
     `Machine: ${machineLine()}; load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine skews every figure).`,
