@@ -69,4 +69,4 @@ export class Context {
 }
 
 /** Time allowed for `events` deliveries to arrive after intake: generous, since a slow engine is a result, not a failure. */
-export const deliveryTimeoutMs = (events: number) => 60_000 + events * 10;
+export const deliveryTimeoutMs = (events: number) => 120_000 + events * 10;

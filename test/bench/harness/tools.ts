@@ -48,7 +48,7 @@ export class ReceiverProcess {
    * Waits until `expected` distinct events arrived, or nothing new arrived for `stallMs`, or
    * `timeoutMs` passed; returns the stats then (lost = expected - distinct).
    */
-  async waitFor(expected: number, timeoutMs: number, stallMs = 30_000): Promise<ReceiverStats> {
+  async waitFor(expected: number, timeoutMs: number, stallMs = 90_000): Promise<ReceiverStats> {
     let last = -1;
     let lastChange = Date.now();
     await pollUntil(async () => {
