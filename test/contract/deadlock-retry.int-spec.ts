@@ -22,9 +22,9 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port);
 
   it('runs the transaction that lost a deadlock again, so both commit', async () => {
     const other = await database.connect();
-    const bothLocked = { first: deferred(), second: deferred() };
+    const bothLocked = { first: deferred<void>(), second: deferred<void>() };
     let runs = 0;
-    const crosswise = (db: typeof database.db, mine: number, theirs: number, locked: ReturnType<typeof deferred>, wait: Promise<void>) =>
+    const crosswise = (db: typeof database.db, mine: number, theirs: number, locked: { resolve(): void }, wait: Promise<void>) =>
       db.transaction(async () => {
         runs++;
         await db.exec('UPDATE counters SET n = n + 1 WHERE id = ?', [mine]);

@@ -15,5 +15,3 @@ export abstract class WorkHandler {
   abstract handle(work: ReceivedWork): Promise<WorkOutcome>;
 }
 
-/** DI token of the list of WorkHandler instances the dispatcher runs. */
-export const WORK_HANDLERS = Symbol('WORK_HANDLERS');
