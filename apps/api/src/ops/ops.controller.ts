@@ -1,14 +1,27 @@
 import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiSecurity, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WorkQueue } from '../../../../libs/kernel/src';
+import { NoCredential } from '../http/route-auth';
+import { ApiErrors } from '../openapi/api-errors';
 import { Metrics } from '../../../../libs/adapters/metrics/metrics';
 import { TypeormDatabase } from '../../../../libs/adapters/typeorm/src/typeorm-database';
 
 const PROBE_TIMEOUT_MS = 2000;
 
+export class HealthView {
+  @ApiProperty({ enum: ['ok'] }) status!: 'ok';
+}
+
+export class ReadinessView {
+  @ApiProperty({ enum: ['ready', 'unavailable'] }) status!: string;
+  @ApiProperty({ enum: ['up', 'down'] }) storage!: string;
+  @ApiProperty({ enum: ['up', 'down'] }) queue!: string;
+}
+
 @ApiTags('operations')
 @Controller()
+@NoCredential()
 export class OpsController {
   constructor(
     private readonly db: TypeormDatabase,
@@ -18,16 +31,16 @@ export class OpsController {
 
   @Get('health')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Liveness: 200 while the process lives' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
-  health() {
+  @ApiOperation({ operationId: 'ops_health', summary: 'Liveness: 200 while the process lives' })
+  @ApiOkResponse({ type: HealthView })
+  health(): HealthView {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: 200 only while storage and queue answer' })
-  @ApiOkResponse({ schema: { example: { status: 'ready', storage: 'up', queue: 'up' } } })
-  @ApiServiceUnavailableResponse({ schema: { example: { status: 'unavailable', storage: 'down', queue: 'up' } } })
+  @ApiOperation({ operationId: 'ops_ready', summary: 'Readiness: 200 only while storage and queue answer' })
+  @ApiOkResponse({ type: ReadinessView, description: 'Storage and queue answer' })
+  @ApiServiceUnavailableResponse({ type: ReadinessView, description: 'Storage or queue does not answer' })
   async ready(@Res() reply: FastifyReply) {
     const [storage, queue] = await Promise.all([probe(() => this.db.ping()), probe(() => this.queue.ping())]);
     const ok = storage && queue;
@@ -36,8 +49,11 @@ export class OpsController {
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @ApiOperation({ summary: 'Prometheus metrics in the text exposition format' })
+  @ApiOperation({ operationId: 'ops_metrics', summary: 'Prometheus metrics in the text exposition format' })
   @ApiProduces('text/plain')
+  @ApiOkResponse({ schema: { type: 'string' }, description: 'Prometheus text exposition format 0.0.4' })
+  @ApiSecurity('metrics')
+  @ApiErrors(['unauthorized', 'METRICS_TOKEN is set and the request does not carry it'])
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }
