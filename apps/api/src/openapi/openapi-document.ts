@@ -59,10 +59,11 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<OpenA
 
 /**
  * Routes Fastify serves itself (POST /hooks/{token}) are documented by decorated classes too,
- * read in a Nest app of their own that is never initialised, so nothing is routed twice.
+ * read in a Nest app of their own that is never initialised, so nothing is routed twice. It takes
+ * no `logger` option: Nest would make that logger the process-wide one, silencing the API app's.
  */
 async function documentFastifyRoutes(config: Omit<OpenAPIObject, 'paths'>): Promise<OpenAPIObject> {
-  const docsApp = await NestFactory.create(FastifyRouteDocsModule, new FastifyAdapter(), { logger: false });
+  const docsApp = await NestFactory.create(FastifyRouteDocsModule, new FastifyAdapter());
   try {
     return SwaggerModule.createDocument(docsApp, config, { extraModels: [ErrorBody] });
   } finally {
