@@ -1592,9 +1592,15 @@ export interface components {
             status: "scheduled" | "queued" | "sent" | "deferred" | "delivered" | "bounced";
             /** @example jane@example.com */
             email: string;
-            /** @example 250 2.0.0 OK */
+            /**
+             * @description The recipient server's SMTP reply (set when delivered; may be set when bounced or deferred)
+             * @example 250 2.0.0 OK
+             */
             diag_code: string | null;
-            /** @enum {string|null} */
+            /**
+             * @description Set when bounced: hard (permanent) or soft (temporary)
+             * @enum {string|null}
+             */
             bounce_type: "hard" | "soft" | null;
             /**
              * Format: date-time
@@ -1603,10 +1609,11 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description When the record last changed (creation or the last status move)
+             * @description When the record last changed (creation or the last status move): poll until it moves
              * @example 2024-11-22T10:04:58.000Z
              */
             updated_at: string;
+            /** @description Every report received, oldest first (late ones included) */
             history: components["schemas"]["SendHistoryV2View"][];
         };
         PurgeSendStatusView: {
