@@ -24,7 +24,7 @@ module.exports = {
     },
     {
       name: 'signing-has-no-dependencies',
-      comment: 'Receivers copy libs/signing as is: node built-ins only.',
+      comment: 'libs/signing is the package webhook-server-signing, with no dependencies: node built-ins only.',
       severity: 'error',
       from: { path: '^libs/signing/' },
       to: { pathNot: ['^libs/signing/', '^node:', '^(crypto|buffer)$'], dependencyTypesNot: ['core'] },

@@ -12,7 +12,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const adminToken = read(env, 'ADMIN_TOKEN') ?? null;
   const internalToken = read(env, 'INTERNAL_TOKEN') ?? null;
-  for (const [name, token] of [['ADMIN_TOKEN', adminToken], ['INTERNAL_TOKEN', internalToken]] as const) {
+  const metricsToken = read(env, 'METRICS_TOKEN') ?? null;
+  for (const [name, token] of [['ADMIN_TOKEN', adminToken], ['INTERNAL_TOKEN', internalToken], ['METRICS_TOKEN', metricsToken]] as const) {
     if (token !== null && token.length < 16) throw new ConfigError(name, 'must be at least 16 characters');
   }
   if (adminToken !== null && adminToken === internalToken) {
@@ -23,7 +24,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port,
       publicBaseUrl: stripSlash(url(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:'])!),
     },
-    auth: { adminToken, internalToken },
+    auth: { adminToken, internalToken, metricsToken },
     storage: {
       kind: storageKind,
       sqlitePath: read(env, 'SQLITE_PATH') ?? './data/service.db',
@@ -42,6 +43,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateTargets: boolean(env, 'ALLOW_PRIVATE_TARGETS', false),
       concurrency: integer(env, 'DISPATCHER_CONCURRENCY', 64, 1, 10_000),
       originConcurrency: integer(env, 'DISPATCHER_ORIGIN_CONCURRENCY', 16, 1, 10_000),
+      maxHandlerFailures: integer(env, 'WORK_MAX_HANDLER_FAILURES', 10, 1, 1_000),
+      sweepIntervalMs: duration(env, 'DELIVERY_SWEEP_INTERVAL', '30s'),
+      sweepAfterMs: duration(env, 'DELIVERY_SWEEP_AFTER', '2m'),
     },
     secrets: {
       rotationGraceMs: duration(env, 'SECRET_ROTATION_GRACE', '24h'),

@@ -2,9 +2,13 @@ import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } 
 import type { AppConfig } from '../../config/load-config';
 import { APP_CONFIG } from '../../config/config.token';
 import { Clock, OutboundHttp, SecretBox, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
+import { AutomationObserver } from '../automations/src/automation-observer';
+import { AUTOMATION_STEP_TOPIC } from '../automations/src/automations.settings';
 import { DeliveryObserver } from '../event-webhooks/src/deliveries/delivery-observer';
+import { DELIVERY_TOPIC } from '../event-webhooks/src/deliveries/delivery-work';
 import { UndiciOutboundHttp } from './http/src';
 import { Metrics } from './metrics/metrics';
+import { PrometheusAutomationObserver } from './metrics/prometheus-automation-observer';
 import { PrometheusDeliveryObserver } from './metrics/prometheus-delivery-observer';
 import { registerStorageGauges } from './metrics/storage-gauges';
 import { ClosableWorkQueue, createWorkQueue } from './queue.factory';
@@ -15,6 +19,8 @@ import { typeormRepositoryProviders } from './typeorm/src/typeorm-repositories';
 import { TypeormUnitOfWork } from './typeorm/src/typeorm-unit-of-work';
 
 const USER_AGENT = 'WebhookServer/0.1.0';
+/** Topics whose queue gauges are exported even while empty (at 0). */
+const QUEUE_TOPICS = [DELIVERY_TOPIC, AUTOMATION_STEP_TOPIC];
 
 /**
  * Binds every port to its adapter from the validated config; both apps import it once.
@@ -66,14 +72,15 @@ export class InfrastructureModule implements OnApplicationShutdown {
           provide: Metrics,
           useFactory: (db: TypeormDatabase, clock: Clock) => {
             const metrics = new Metrics();
-            registerStorageGauges(metrics, db, clock);
+            registerStorageGauges(metrics, db, clock, { queueTable: config.queue.kind === 'nats' ? 'outbox' : 'work_items', topics: QUEUE_TOPICS });
             return metrics;
           },
           inject: [TypeormDatabase, Clock],
         },
         { provide: DeliveryObserver, useFactory: (metrics: Metrics) => new PrometheusDeliveryObserver(metrics), inject: [Metrics] },
+        { provide: AutomationObserver, useFactory: (metrics: Metrics) => new PrometheusAutomationObserver(metrics), inject: [Metrics] },
       ],
-      exports: [APP_CONFIG, Clock, Metrics, DeliveryObserver, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
+      exports: [APP_CONFIG, Clock, Metrics, DeliveryObserver, AutomationObserver, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
     };
   }
 

@@ -64,9 +64,28 @@ const enabled = runsHere && browserAvailable();
     return response.body.id as string;
   };
   const apiGet = async (path: string) => (await sut.http().get(`/v3${path}`).set('api-key', account.apiKey).expect(200)).body;
+  /** The webhook's stats as the API gives them, or null while the route does not exist yet (CONTRACT §9.3, the lead's part). */
+  const apiStats = async () => {
+    const response = await sut.http().get(`/v3/Webhook/${webhook.id}/stats`).set('api-key', account.apiKey);
+    return response.status === 200 ? (response.body as { successRate: number | null; latencyMs: { p95: number | null }; buckets: unknown[] }) : null;
+  };
+  const deliveryRows = () => page.getByRole('table', { name: 'Deliveries, newest first' }).locator('tbody tr');
+  const deliveryRow = (eventId: string) => deliveryRows().filter({ hasText: eventId });
+  const openDelivery = async (eventId: string) => {
+    await page.getByRole('button', { name: new RegExp(`^Details of delivery \\S+ ${eventId}$`) }).click();
+    const panel = page.getByRole('region', { name: /^Delivery del_/ });
+    await panel.getByText(eventId).first().waitFor();
+    return panel;
+  };
+  /** Every <time> on the page in the one format: `2025-11-22 02:00:00 UTC` (the browser runs in UTC). */
+  const expectOneDateFormat = async () => {
+    const shown = await page.locator('time').allInnerTexts();
+    expect(shown.length).toBeGreaterThan(0);
+    for (const text of shown) expect(text).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+  };
+  const apiCallsSince = (index: number) => browser.requests.slice(index).filter((url) => new URL(url).pathname.startsWith('/v3/'));
   const eventIdsReceived = (receiver: Receiver) => receiver.requests.map((r) => JSON.parse(r.body).id as string);
   const webhookCard = () => page.getByRole('listitem', { name: `Webhook ${webhook.url}` });
-  const delivery = (eventId: string) => page.getByRole('listitem').filter({ hasText: eventId });
   /** Clicks `refresh` until `target` shows `text` (the page shows what the API says when asked). */
   const refreshUntil = async (refresh: Locator, target: Locator, text: string | RegExp) =>
     eventually(async () => {
@@ -100,11 +119,23 @@ const enabled = runsHere && browserAvailable();
   );
 
   it(
-    'creates a webhook, shows an API error in words, and shows the secret once with a copy button',
+    'creates a webhook from a picker that describes each type with an example payload, shows an API error in words, and the secret once',
     async () => {
       await page.getByRole('button', { name: 'New webhook' }).click();
       await page.getByRole('group', { name: 'email' }).waitFor();
-      expect(await page.getByRole('group', { name: 'Events' }).getByRole('checkbox', { name: /^[a-z_]+(\.[a-z_]+)+$/ }).count()).toBe(30);
+      const catalog = (await apiGet('/events/types')).types as Array<{ type: string; description: string }>;
+      expect(await page.getByRole('group', { name: 'Events' }).getByRole('checkbox', { name: /^[a-z_]+(\.[a-z_]+)+$/ }).count()).toBe(catalog.length);
+
+      // Each type: its description, and an example generated from its schema.
+      const deliveredType = catalog.find((t) => t.type === 'email.delivered')!;
+      await expect(page.getByRole('checkbox', { name: 'email.delivered', exact: true }).getAttribute('aria-describedby')).resolves.toBeTruthy();
+      await page.getByText(deliveredType.description, { exact: true }).first().waitFor();
+      await page.getByText('Example payload of email.delivered').click();
+      const example = JSON.parse(await page.getByLabel('Example data of email.delivered').innerText());
+      expect(Object.keys(example)).toEqual(['email', 'idSending', 'sendingType', 'diagCode', 'deliveredAt']);
+      expect(example).toMatchObject({ email: 'jane@example.com', deliveredAt: '2025-11-22T02:00:00.000Z' });
+      // The example is valid data: the intake accepts it as is.
+      await internal('/events', { accountId: account.id, type: 'email.delivered', data: example }).expect(202);
 
       await page.getByLabel('Endpoint URL').fill('ftp://example.com/hook');
       await page.getByRole('checkbox', { name: 'email.delivered', exact: true }).check();
@@ -138,91 +169,204 @@ const enabled = runsHere && browserAvailable();
   );
 
   it(
-    'shows the webhook disabled, with when and why, after its receiver keeps failing; one click enables it and new events flow again',
+    'keeps the list live: the server disabling the webhook shows up without a click, with its reason and 24 h health; polling pauses while the tab is hidden',
     async () => {
       hooks.respond({ status: 500, body: 'receiver down' });
       const failing = await publish(1);
       await eventually(async () => expect((await apiGet(`/Webhook/${webhook.id}`)).state).toBe('disabled'), WAIT_MS);
+      expect((await apiGet(`/Webhook/${webhook.id}`)).disabledReason).toBe('consecutive_failures');
 
-      await refreshUntil(page.getByRole('button', { name: 'Refresh', exact: true }), webhookCard(), 'after 3 consecutive failed delivery attempts');
+      // No Refresh click: the page polls while it is open.
+      await webhookCard().getByText('disabled by the server after 3 consecutive failed delivery attempts').waitFor({ timeout: WAIT_MS });
       await expect(webhookCard().getByText('disabled', { exact: true }).isVisible()).resolves.toBe(true);
-      await expect(webhookCard().getByText('Consecutive failures').isVisible()).resolves.toBe(true);
+      const stats = await apiStats();
+      const rate = webhookCard().locator('dt:text-is("Success rate (24 h)") + dd');
+      if (stats) {
+        await eventually(async () => expect(await rate.innerText()).toBe(stats.successRate === null ? '–' : `${Math.round(stats.successRate * 1000) / 10}`.replace(/\.0$/, '') + ' %'), WAIT_MS);
+      } else {
+        expect(await rate.innerText()).toBe('–');
+        expect(await webhookCard().locator('dt:text-is("p95 latency (24 h)") + dd').innerText()).toBe('–');
+      }
+      await expectOneDateFormat();
       await screenshot(page, '04-webhooks-disabled');
       expect(eventIdsReceived(hooks)).toEqual([failing, failing, failing]);
+      // Recorded as skipped while the webhook is disabled.
+      await publish(2);
+
+      // A hidden tab asks nothing; it catches up as soon as it is visible again.
+      const setVisibility = (state: 'hidden' | 'visible') =>
+        page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: '${state}', configurable: true }); document.dispatchEvent(new Event('visibilitychange'));`);
+      await setVisibility('hidden');
+      const hiddenFrom = browser.requests.length;
+      await page.waitForTimeout(9_000);
+      expect(apiCallsSince(hiddenFrom)).toEqual([]);
+      await setVisibility('visible');
+      await eventually(() => expect(apiCallsSince(hiddenFrom).length).toBeGreaterThan(0), 2_000);
 
       hooks.respond({ status: 200, body: 'ok' });
       await page.getByRole('button', { name: `Enable webhook ${webhook.url}` }).click();
       await webhookCard().getByText('enabled', { exact: true }).waitFor();
       await page.getByRole('status').filter({ hasText: 'is now enabled' }).waitFor();
+      expect((await apiGet(`/Webhook/${webhook.id}`)).disabledReason).toBeNull();
 
-      const fresh = await publish(2);
+      const fresh = await publish(3);
       await eventually(() => expect(eventIdsReceived(hooks)).toContain(fresh), WAIT_MS);
     },
     STEP_TIMEOUT_MS,
   );
 
   it(
-    'opens the delivery log: attempts with status and response body, status filter, recover with its count, retry, test event, paging',
+    'shows the delivery log as a dense table; the detail panel has the envelope as sent, the attempts and their request headers, and retry only where it makes sense',
     async () => {
-      const [failing, fresh] = events;
+      const [failing, whileDisabled, fresh] = events;
       await webhookCard().getByRole('link', { name: 'Deliveries and settings' }).click();
       await page.getByRole('heading', { level: 1, name: webhook.url }).waitFor();
-      const log = page.getByRole('list', { name: 'Deliveries, newest first' });
-      await refreshUntil(page.getByRole('button', { name: 'Refresh', exact: true }), delivery(fresh), 'succeeded');
+      await deliveryRow(fresh).filter({ hasText: 'succeeded' }).waitFor({ timeout: WAIT_MS });
 
-      // Newest first: the fresh event above the one skipped while the webhook was disabled.
-      const order = await log.locator(':scope > li').allInnerTexts();
-      expect(order).toHaveLength(2);
-      expect(order[0]).toContain(fresh);
-      expect(order[1]).toContain(failing);
-      expect(order[1]).toContain('skipped');
+      // Newest first, one line each: status, type, event id, attempts, last HTTP status, time.
+      const rows = await deliveryRows().allInnerTexts();
+      expect(rows).toHaveLength(3);
+      expect(rows[0]).toMatch(new RegExp(`succeeded\\s+email\\.delivered\\s+${fresh}\\s+1\\s+HTTP 200\\s+\\d{4}-`));
+      expect(rows[1]).toMatch(new RegExp(`skipped\\s+email\\.delivered\\s+${whileDisabled}\\s+0\\s+—`));
+      expect(rows[2]).toMatch(new RegExp(`skipped\\s+email\\.delivered\\s+${failing}\\s+3\\s+HTTP 500`));
+      const headers = page.getByRole('table', { name: 'Deliveries, newest first' }).locator('thead th');
+      expect(await headers.allInnerTexts()).toEqual(['Status', 'Event type', 'Event id', 'Attempts', 'Last HTTP status', 'Time']);
 
-      await delivery(failing).getByText('Show 3 attempts').click();
-      await delivery(failing).getByText('HTTP 500').first().waitFor();
-      await delivery(failing).getByText('receiver down').first().waitFor();
+      // The health section: figures when the stats route answers, "–" while it does not.
+      const health = page.getByRole('region', { name: 'Last 24 hours' });
+      const stats = await apiStats();
+      if (stats) {
+        await health.getByRole('img', { name: /^Attempts per hour from / }).waitFor();
+        expect(await health.locator('rect.bucket-hit').count()).toBe(stats.buckets.length);
+      } else {
+        await health.getByText('Figures unavailable').waitFor();
+        expect(await health.locator('dt:text-is("Success rate") + dd').innerText()).toBe('–');
+      }
+
+      // The failing delivery in full.
+      const panel = await openDelivery(failing);
+      const envelope = JSON.parse(await panel.getByLabel('Envelope as sent').innerText());
+      expect(envelope).toEqual(await apiGet(`/events/${failing}`));
+      expect(JSON.stringify(envelope)).toBe(hooks.requests.find((r) => r.body.includes(failing))!.body);
+      await panel.getByRole('listitem', { name: 'Attempt 3' }).getByText('HTTP 500').waitFor();
+      await panel.getByText('receiver down').first().waitFor();
+      const attempts = (await apiGet(`/Webhook/${webhook.id}/deliveries?limit=100`)).deliveries.find((d: { eventId: string }) => d.eventId === failing).attempts;
+      const sentHeaders = panel.getByRole('table', { name: 'Request headers of attempt 1' });
+      if (attempts[0].requestHeaders) {
+        await sentHeaders.getByRole('row').filter({ hasText: 'x-service-event-id' }).filter({ hasText: failing }).waitFor();
+        await sentHeaders.getByRole('row').filter({ hasText: 'webhook-signature' }).waitFor();
+      } else {
+        expect(await sentHeaders.count()).toBe(0);
+      }
+      await panel.getByRole('button', { name: 'Retry now' }).waitFor();
+      await expectOneDateFormat();
       await screenshot(page, '05-delivery-log');
 
-      await page.getByLabel('Status', { exact: true }).selectOption('succeeded');
-      await eventually(async () => expect(await log.locator(':scope > li').count()).toBe(1), WAIT_MS);
-      await page.getByLabel('Status', { exact: true }).selectOption('');
-      await eventually(async () => expect(await log.locator(':scope > li').count()).toBe(2), WAIT_MS);
+      // Succeeded: nothing to retry.
+      const done = await openDelivery(fresh);
+      await done.getByText('The endpoint answered 2xx.').waitFor();
+      expect(await done.getByRole('button', { name: 'Retry now' }).count()).toBe(0);
 
-      // Recover since a chosen time: the skipped delivery comes back, and the page says how many.
+      await page.getByLabel('Status', { exact: true }).selectOption('succeeded');
+      await eventually(async () => expect(await deliveryRows().count()).toBe(1), WAIT_MS);
+      await page.getByLabel('Status', { exact: true }).selectOption('');
+      await eventually(async () => expect(await deliveryRows().count()).toBe(3), WAIT_MS);
+
+      // Retry the delivery skipped while disabled: one attempt now, same event id; the table updates by itself.
+      const skipped = await openDelivery(whileDisabled);
+      await skipped.getByRole('button', { name: 'Retry now' }).click();
+      await page.getByRole('status').filter({ hasText: `Retry of email.delivered (${whileDisabled}) queued` }).waitFor();
+      await eventually(() => expect(eventIdsReceived(hooks)).toContain(whileDisabled), WAIT_MS);
+      await deliveryRow(whileDisabled).filter({ hasText: 'succeeded' }).waitFor({ timeout: WAIT_MS });
+
+      // Recover since a chosen time: the failing one comes back, and the page says how many.
       await page.getByLabel('Recover failed and skipped deliveries since').fill('2020-01-01T00:00:00');
       await page.getByRole('button', { name: 'Recover' }).click();
       await page.getByRole('status').filter({ hasText: '1 delivery requeued' }).waitFor();
       await eventually(() => expect(eventIdsReceived(hooks).filter((id) => id === failing)).toHaveLength(4), WAIT_MS);
-      await refreshUntil(page.getByRole('button', { name: 'Refresh', exact: true }), delivery(failing), 'succeeded');
+      await deliveryRow(failing).filter({ hasText: 'succeeded' }).waitFor({ timeout: WAIT_MS });
 
-      // Retry one delivery: one more attempt now, same event id.
-      await page.getByRole('button', { name: `Retry delivery of email.delivered ${fresh}` }).click();
-      await page.getByRole('status').filter({ hasText: `Retry of email.delivered (${fresh}) queued` }).waitFor();
-      await eventually(() => expect(eventIdsReceived(hooks).filter((id) => id === fresh)).toHaveLength(2), WAIT_MS);
-      await refreshUntil(page.getByRole('button', { name: 'Refresh', exact: true }), delivery(fresh), 'Show 2 attempts');
-
-      // A test event of a chosen type, to this webhook only.
+      // A test event: the page says it is flagged; the receiver sees the flag once the server records request headers.
       await page.getByLabel('Test event type').selectOption('email.delivered');
       await page.getByRole('button', { name: 'Send test event' }).click();
       const said = await page.getByRole('status').filter({ hasText: /^Test event evt_/ }).innerText();
+      expect(said).toContain('flagged as a test: it carries the header X-Service-Test: true');
       const testEventId = /evt_[A-Za-z0-9]+/.exec(said)![0];
       await eventually(() => expect(eventIdsReceived(hooks)).toContain(testEventId), WAIT_MS);
+      const testDelivery = await eventually(async () => {
+        const found = (await apiGet(`/Webhook/${webhook.id}/deliveries?limit=100`)).deliveries.find((d: { eventId: string; attempts: unknown[] }) => d.eventId === testEventId && d.attempts.length > 0);
+        if (!found) throw new Error('no attempt yet');
+        return found;
+      }, WAIT_MS);
+      if (testDelivery.attempts[0].requestHeaders) {
+        expect(hooks.requests.find((r) => r.body.includes(testEventId))!.headers['x-service-test']).toBe('true');
+        const testPanel = await openDelivery(testEventId);
+        await testPanel.getByRole('table', { name: 'Request headers of attempt 1' }).getByRole('row').filter({ hasText: 'x-service-test' }).waitFor();
+      }
 
       // Paging through nextCursor: 20 a page.
       await internal('/events/batch', { events: Array.from({ length: 20 }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: delivered(100 + i) })) }).expect(202);
-      await eventually(async () => expect((await apiGet(`/Webhook/${webhook.id}/deliveries?limit=100`)).deliveries).toHaveLength(23), WAIT_MS);
+      await eventually(async () => expect((await apiGet(`/Webhook/${webhook.id}/deliveries?limit=100`)).deliveries).toHaveLength(24), WAIT_MS);
       await page.getByRole('button', { name: 'Refresh', exact: true }).click();
       await page.getByRole('button', { name: 'Load older deliveries' }).waitFor();
-      expect(await log.locator(':scope > li').count()).toBe(20);
+      expect(await deliveryRows().count()).toBe(20);
       await page.getByRole('button', { name: 'Load older deliveries' }).click();
-      await eventually(async () => expect(await log.locator(':scope > li').count()).toBe(23), WAIT_MS);
+      await eventually(async () => expect(await deliveryRows().count()).toBe(24), WAIT_MS);
       expect(await page.getByRole('button', { name: 'Load older deliveries' }).count()).toBe(0);
-      await delivery(failing).waitFor();
+      await deliveryRow(failing).waitFor();
+    },
+    STEP_TIMEOUT_MS * 2,
+  );
+
+  it(
+    'lists the event feed newest first, filters it by type, looks an event up by id and links to its delivery',
+    async () => {
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Events' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
+      const feed = (await apiGet('/events?limit=20')).events as Array<{ id: string; type: string }>;
+      const rows = page.getByRole('table', { name: 'Events, newest first' }).locator('tbody tr');
+      await rows.first().filter({ hasText: feed[0].id }).waitFor();
+      const shown = await rows.allInnerTexts();
+      expect(shown.map((row) => /evt_\S+/.exec(row)![0])).toEqual(feed.map((e) => e.id));
+      await expectOneDateFormat();
+
+      // Live: a new event appears on its own.
+      const live = await publish(200);
+      await rows.first().filter({ hasText: live }).waitFor({ timeout: WAIT_MS });
+      await page.getByLabel('Type', { exact: true }).selectOption('email.bounced');
+      await page.getByText('No events of type email.bounced yet.').waitFor();
+      await page.getByLabel('Type', { exact: true }).selectOption('email.delivered');
+      const deliveredEvents = (await apiGet('/events?type=email.delivered&limit=100')).events as Array<{ id: string }>;
+      await eventually(async () => expect(await rows.count()).toBe(Math.min(20, deliveredEvents.length)), WAIT_MS);
+      await page.getByLabel('Type', { exact: true }).selectOption('');
+
+      const [, whileDisabled] = events;
+      await page.getByLabel('Event id', { exact: true }).fill(whileDisabled);
+      await page.getByRole('button', { name: 'Look up' }).click();
+      const detail = page.getByRole('region', { name: `Event ${whileDisabled}` });
+      const envelope = JSON.parse(await detail.getByLabel('Envelope', { exact: true }).innerText());
+      expect(envelope).toMatchObject({ id: whileDisabled, type: 'email.delivered', apiVersion: 'v3', account: { id: account.id, name: 'Acme' } });
+      await screenshot(page, '06-events');
+
+      await detail.getByRole('link', { name: `Delivery to ${webhook.url}` }).click();
+      await page.getByRole('heading', { level: 1, name: webhook.url }).waitFor();
+      const panel = page.getByRole('region', { name: /^Delivery del_/ });
+      await panel.getByText(whileDisabled).first().waitFor();
+      expect(page.url()).toContain(`?event=${whileDisabled}`);
+
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Events' }).click();
+      await page.getByLabel('Event id', { exact: true }).fill('evt_does_not_exist');
+      await page.getByRole('button', { name: 'Look up' }).click();
+      await page.getByRole('alert').filter({ hasText: 'not_found, HTTP 404' }).waitFor();
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Webhooks' }).click();
+      await webhookCard().getByRole('link', { name: 'Deliveries and settings' }).click();
+      await page.getByRole('heading', { level: 1, name: webhook.url }).waitFor();
     },
     STEP_TIMEOUT_MS,
   );
 
   it(
-    'edits the URL and events, rotates the secret (shown once), disables, and deletes after a confirmation',
+    'edits the URL and events, rotates the secret (shown once), disables by hand (reason shown), and deletes after a confirmation',
     async () => {
       await page.getByRole('button', { name: 'Edit URL and events' }).click();
       const form = page.getByRole('form', { name: 'Edit webhook' });
@@ -241,7 +385,8 @@ const enabled = runsHere && browserAvailable();
 
       await page.getByRole('button', { name: 'Disable', exact: true }).click();
       await page.getByRole('button', { name: 'Enable', exact: true }).waitFor();
-      expect((await apiGet(`/Webhook/${webhook.id}`)).state).toBe('disabled');
+      await page.getByText('disabled by hand').waitFor();
+      expect(await apiGet(`/Webhook/${webhook.id}`)).toMatchObject({ state: 'disabled', disabledReason: 'manual' });
 
       // Cancel first: nothing happens. Then delete for real.
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -272,9 +417,18 @@ const enabled = runsHere && browserAvailable();
       await page.getByText('you will not see this again').waitFor();
       const signingKey = await page.getByRole('textbox', { name: 'Target signing key', exact: true }).inputValue();
       expect(signingKey.length).toBeGreaterThanOrEqual(16);
-      await screenshot(page, '06-target-created-key');
+      await screenshot(page, '07-target-created-key');
       await page.getByRole('button', { name: 'I have saved it' }).click();
       await page.getByRole('listitem', { name: 'Target CRM' }).getByText('X-Team').waitFor();
+
+      // Edit the target (PUT): the header value changes, the signing key stays.
+      await page.getByRole('button', { name: 'Edit target CRM' }).click();
+      const targetForm = page.getByRole('form', { name: 'Edit webhook target CRM' });
+      await targetForm.getByLabel('Header 1 value').fill('growth-eu');
+      await targetForm.getByRole('button', { name: 'Save target' }).click();
+      await targetForm.waitFor({ state: 'detached' });
+      const [savedTarget] = (await apiGet('/automations/webhook-targets')).targets;
+      expect(savedTarget).toMatchObject({ name: 'CRM', headers: { 'X-Team': 'growth-eu' }, signed: true });
 
       await page.getByRole('button', { name: 'New workflow' }).click();
       await page.getByLabel('Name', { exact: true }).fill('Paid orders to CRM');
@@ -290,7 +444,7 @@ const enabled = runsHere && browserAvailable();
       await page.getByText('you will not see this again').waitFor();
       const triggerUrl = await page.getByRole('textbox', { name: 'Trigger URL', exact: true }).inputValue();
       expect(triggerUrl.startsWith(`${origin}/hooks/`)).toBe(true);
-      await screenshot(page, '07-workflow-activated');
+      await screenshot(page, '08-workflow-activated');
       await page.getByRole('button', { name: 'I have saved it' }).click();
       expect(await page.content()).not.toContain(triggerUrl);
 
@@ -300,13 +454,31 @@ const enabled = runsHere && browserAvailable();
       await eventually(() => expect(crm.requests).toHaveLength(1), WAIT_MS);
       const [received] = crm.requests;
       expect(JSON.parse(received.body)).toEqual({ order: 'o-42', total: 12.5, run: runId });
-      expect(received.headers['x-team']).toBe('growth');
+      expect(received.headers['x-team']).toBe('growth-eu');
       expect(received.headers['x-service-automation-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
 
       const run = page.getByRole('listitem', { name: `Run ${runId}, succeeded` });
       await refreshUntil(page.getByRole('button', { name: 'Refresh runs' }), run, 'HTTP 200');
       await run.getByText('Step 2 (delay)').waitFor();
-      await screenshot(page, '08-workflow-runs');
+      await screenshot(page, '09-workflow-runs');
+
+      // Edit the workflow (PUT) with a live preview of the template against a sample trigger body.
+      await page.getByRole('button', { name: 'Edit name and steps' }).click();
+      const editor = page.getByRole('form', { name: 'Edit workflow' });
+      const preview = editor.getByLabel('Preview of step 1');
+      expect(JSON.parse(await preview.innerText())).toEqual({ order: 'o-42', total: 12.5, run: 'run_preview' });
+      await editor.getByLabel('Sample trigger body (JSON, for the previews below; not saved)').fill('{"order": {"id": "o-7", "total": 99}}');
+      await eventually(async () => expect(JSON.parse(await preview.innerText())).toMatchObject({ order: 'o-7', total: 99 }), WAIT_MS);
+      const template = editor.getByLabel('Body template (JSON)');
+      await template.fill('{"order": "{{ trigger.body.order.id }}",');
+      await preview.filter({ hasText: 'The body template is not valid JSON' }).waitFor();
+      await template.fill('{"text": "Order {{ trigger.body.order.id }} of {{ workflow.name }}: {{ trigger.body.order.total }}", "total": "{{ trigger.body.order.total }}"}');
+      await eventually(async () => expect(JSON.parse(await preview.innerText())).toEqual({ text: 'Order o-7 of Paid orders to CRM: 99', total: 99 }), WAIT_MS);
+      await screenshot(page, '10-workflow-edit-preview');
+      await editor.getByRole('button', { name: 'Save workflow' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved: the next runs use these steps.' }).waitFor();
+      const saved = await apiGet(`/automations/workflows/${/wf_[0-9a-z]+/.exec(page.url())![0]}`);
+      expect(saved.steps[0].body).toEqual({ text: 'Order {{ trigger.body.order.id }} of {{ workflow.name }}: {{ trigger.body.order.total }}', total: '{{ trigger.body.order.total }}' });
 
       await page.getByRole('button', { name: 'Deactivate' }).click();
       await page.getByText('the trigger URL answers 404 from now on').waitFor();
@@ -333,7 +505,7 @@ const enabled = runsHere && browserAvailable();
       await result.getByText('250 2.0.0 OK queued as 4F2A').first().waitFor();
       await result.getByText('delivered', { exact: true }).first().waitFor();
       expect(await result.getByRole('row').count()).toBe(4); // header + queued, sent, delivered
-      await screenshot(page, '09-send-status');
+      await screenshot(page, '11-send-status');
 
       await page.getByLabel('Send id').fill(bouncedId);
       await page.getByRole('button', { name: 'Look up' }).click();
@@ -353,10 +525,14 @@ const enabled = runsHere && browserAvailable();
       await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Automations' }).click();
       await page.getByRole('listitem', { name: 'Workflow Paid orders to CRM' }).waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-      await screenshot(page, '10-narrow-automations');
+      await screenshot(page, '12-narrow-automations');
       await page.getByRole('link', { name: 'Paid orders to CRM' }).click();
       await page.getByRole('heading', { name: 'Runs' }).waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Events' }).click();
+      await page.getByRole('table', { name: 'Events, newest first' }).waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await screenshot(page, '13-narrow-events');
       await page.setViewportSize({ width: 1100, height: 820 });
     },
     STEP_TIMEOUT_MS,

@@ -47,16 +47,16 @@ describe.each(storages)('account storage contract (%s)', (_name, open) => {
     if (!storage) return;
     const account = await accounts.create('Keys', new Date());
     const hash = hashApiKey('sk_contract_' + account.id);
-    await keys.insert({ id: `key_${account.id}`, accountId: account.id, keyHash: hash, hint: 'abcd', createdAt: new Date(), revokedAt: null });
-    expect(await keys.findActiveAccountByHash(hash)).toMatchObject({ id: account.id, name: 'Keys' });
-    expect(await keys.findActiveAccountByHash(hashApiKey('other'))).toBeNull();
+    await keys.insert({ id: `key_${account.id}`, accountId: account.id, keyHash: hash, hint: 'abcd', prefix: 'sk_contr', createdAt: new Date(), revokedAt: null, lastUsedAt: null });
+    expect(await keys.findActiveByHash(hash)).toEqual({ keyId: `key_${account.id}`, account: expect.objectContaining({ id: account.id, name: 'Keys' }) });
+    expect(await keys.findActiveByHash(hashApiKey('other'))).toBeNull();
 
     const other = await accounts.create('Other', new Date());
     expect(await keys.revoke(other.id, `key_${account.id}`, new Date())).toBe(false);
-    expect(await keys.findActiveAccountByHash(hash)).not.toBeNull();
+    expect(await keys.findActiveByHash(hash)).not.toBeNull();
 
     expect(await keys.revoke(account.id, `key_${account.id}`, new Date())).toBe(true);
-    expect(await keys.findActiveAccountByHash(hash)).toBeNull();
+    expect(await keys.findActiveByHash(hash)).toBeNull();
     expect(await keys.revoke(account.id, `key_${account.id}`, new Date())).toBe(true);
   });
 
@@ -64,8 +64,8 @@ describe.each(storages)('account storage contract (%s)', (_name, open) => {
     if (!storage) return;
     const account = await accounts.create('Dup', new Date());
     const hash = hashApiKey('sk_dup');
-    await keys.insert({ id: 'key_dup1', accountId: account.id, keyHash: hash, hint: 'x', createdAt: new Date(), revokedAt: null });
-    await expect(keys.insert({ id: 'key_dup2', accountId: account.id, keyHash: hash, hint: 'x', createdAt: new Date(), revokedAt: null })).rejects.toThrow();
+    await keys.insert({ id: 'key_dup1', accountId: account.id, keyHash: hash, hint: 'x', prefix: null, createdAt: new Date(), revokedAt: null, lastUsedAt: null });
+    await expect(keys.insert({ id: 'key_dup2', accountId: account.id, keyHash: hash, hint: 'x', prefix: null, createdAt: new Date(), revokedAt: null, lastUsedAt: null })).rejects.toThrow();
   });
 
   it('keeps transactions atomic and isolated from concurrent statements', async () => {

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
@@ -98,3 +101,75 @@ describe('docker files', () => {
     }
   });
 });
+
+describe('docker image: ignore file, health check, CLI, scraping', () => {
+  const dockerfile = read('docker/Dockerfile');
+  const compose = parse(read('docker/compose.yaml'), { merge: true }) as { services: Record<string, ComposeService> };
+  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+  const finalStage = dockerfile.split(/^FROM /m).pop()!;
+
+  it('keeps data, dependencies, git, builds, test output, databases and .env out of the build context', () => {
+    expect(existsSync(join(ROOT, '.dockerignore'))).toBe(true);
+    const ignored = read('.dockerignore').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+    expect(ignored).toEqual(expect.arrayContaining(['data', 'node_modules', '.git', 'dist', 'test-output', '*.db', '.env']));
+  });
+
+  it("health-checks either role on its own port with a script the image contains", async () => {
+    const healthcheck = /^HEALTHCHECK .*CMD (\[.*\])$/m.exec(dockerfile);
+    expect(healthcheck).not.toBeNull();
+    const command = JSON.parse(healthcheck![1]) as string[];
+    const script = command.find((part) => part.endsWith('.js'))!;
+    expect(finalStage).toMatch(new RegExp(`^COPY .*${script.replace('.', '\\.')}.* \\./tools/$`, 'm'));
+    expect(finalStage).toMatch(/^ENV .*DISPATCHER_HEALTH_PORT=3001/m);
+    // The compose checks probe each service's own port.
+    expect(JSON.stringify(compose.services.api.healthcheck?.test)).toContain(`127.0.0.1:${compose.services.api.environment?.PORT}/`);
+    expect(JSON.stringify(compose.services.dispatcher.healthcheck?.test)).toContain(`127.0.0.1:${compose.services.dispatcher.environment?.DISPATCHER_HEALTH_PORT}/`);
+
+    // The script itself: healthy when /health answers on PORT or on DISPATCHER_HEALTH_PORT, unhealthy when neither does.
+    const server = createServer((request, response) => response.writeHead(request.url === '/health' ? 200 : 404).end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = String((server.address() as AddressInfo).port);
+    const closed = String(await freePort());
+    try {
+      expect(await exitCode(join(ROOT, script), { PORT: port })).toBe(0);
+      expect(await exitCode(join(ROOT, script), { PORT: closed, DISPATCHER_HEALTH_PORT: port })).toBe(0);
+      expect(await exitCode(join(ROOT, script), { PORT: closed })).toBe(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('runs `npm run cli` in the image: the launcher and package.json are in the final stage', () => {
+    const launcher = scripts.cli.split(' ').find((part) => part.endsWith('.js'))!;
+    expect(existsSync(join(ROOT, launcher))).toBe(true);
+    expect(finalStage).toMatch(new RegExp(`^COPY .*${launcher.replace('.', '\\.')}.* \\./tools/$`, 'm'));
+    expect(finalStage).toMatch(/^COPY package\.json \.\/$/m);
+    expect(finalStage).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    expect(read('tools/cli.js')).toContain('dist/apps/api/src/cli.js');
+    expect(dockerfile).toMatch(/^COPY tools \.\/tools$/m);
+  });
+
+  it('scrapes the API and every dispatcher on the ports compose gives them', () => {
+    const prometheus = parse(read('docker/prometheus.yml')) as {
+      scrape_configs: Array<{ job_name: string; metrics_path: string; static_configs?: Array<{ targets: string[] }>; dns_sd_configs?: Array<{ names: string[]; port: number }> }>;
+    };
+    const job = (name: string) => prometheus.scrape_configs.find((c) => c.job_name === name)!;
+    expect(job('api').metrics_path).toBe('/metrics');
+    expect(job('api').static_configs![0].targets).toEqual([`api:${compose.services.api.environment?.PORT}`]);
+    expect(job('dispatcher').dns_sd_configs![0]).toMatchObject({ names: ['dispatcher'], port: Number(compose.services.dispatcher.environment?.DISPATCHER_HEALTH_PORT) });
+  });
+});
+
+function exitCode(script: string, env: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => execFile(process.execPath, [script], { env: { PATH: process.env.PATH ?? '', ...env } }, (error) => resolve(error ? Number((error as { code?: number }).code ?? 1) : 0)));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -136,6 +136,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       apiVersion: 'v3',
       consecutiveFailures: 0,
       disabledAt: null,
+      disabledReason: null,
       createdAt: iso,
       updatedAt: iso,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
@@ -154,6 +155,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       api_version: 'v2',
       consecutive_failures: 0,
       disabled_at: null,
+      disabled_reason: null,
       created_at: iso,
       updated_at: iso,
       secret: expect.stringMatching(/^whsec_/),
@@ -291,6 +293,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       'webhook-signature': request.headers['webhook-signature'] as string,
     });
     expect(standard).toMatchObject({ id: eventId });
+    expect(request.headers['x-service-test']).toBeUndefined(); // only the test route's deliveries carry it
     expect(isValid(request.rawBody, signature, secret)).toBe(true);
     expect(isValidStandardWebhook(request.rawBody, request.headers, secret)).toBe(true);
     expect(() => Stripe.webhooks.constructEvent(request.body.replace('zoe@', 'eve@'), signature, secret)).toThrow();
@@ -305,7 +308,21 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       eventId,
       eventType: 'email.delivered',
       status: 'succeeded',
-      attempts: [{ at: expect.any(String), durationMs: expect.any(Number), httpStatus: 200, error: null, responseBody: '' }],
+      attempts: [
+        {
+          at: expect.any(String),
+          durationMs: expect.any(Number),
+          httpStatus: 200,
+          error: null,
+          responseBody: '',
+          // what was sent (CONTRACT 9.3): the receiver saw the same headers
+          requestHeaders: Object.fromEntries(
+            ['content-type', 'user-agent', 'x-service-signature', 'x-service-event-id', 'x-service-event-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature'].map(
+              (name) => [name, request.headers[name]],
+            ),
+          ),
+        },
+      ],
       nextAttemptAt: null,
       createdAt: expect.any(String),
     });
@@ -536,6 +553,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
 
     await eventually(() => expect(r.requests).toHaveLength(3), WAIT_MS);
     expect(r.requests.map((q) => JSON.parse(q.body).type).sort()).toEqual(['email.delivered', 'import.progress', 'sms.failed']);
+    expect(r.requests.map((q) => q.headers['x-service-test'])).toEqual(['true', 'true', 'true']); // CONTRACT 9.3
     await eventually(async () => expect((await deliveriesOf(account, id, 'status=succeeded')).length).toBe(3), WAIT_MS);
 
     const first = (await v3(account).get(`/Webhook/${id}/deliveries?limit=2`).expect(200)).body;
@@ -547,7 +565,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     const snake = (await v2(account).get(`/webhooks/${id}/deliveries?limit=1`).expect(200)).body;
     expect(Object.keys(snake)).toEqual(['deliveries', 'next_cursor']);
     expect(Object.keys(snake.deliveries[0])).toEqual(['id', 'event_id', 'event_type', 'status', 'attempts', 'next_attempt_at', 'created_at']);
-    expect(Object.keys(snake.deliveries[0].attempts[0])).toEqual(['at', 'duration_ms', 'http_status', 'error', 'response_body']);
+    expect(Object.keys(snake.deliveries[0].attempts[0])).toEqual(['at', 'duration_ms', 'http_status', 'error', 'response_body', 'request_headers']);
 
     for (const query of ['status=lost', 'limit=0', 'limit=101', 'limit=abc', 'cursor=nope']) {
       const response = await v3(account).get(`/Webhook/${id}/deliveries?${query}`);
@@ -570,11 +588,14 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     // Attempts already in flight finish (and are recorded as they ended); the others never start.
     const db = sut.app.get(TypeormDatabase);
     const statuses = await eventually(async () => {
-      const rows = await db.query<{ status: string; claim_token: string | null; attempts: string }>('SELECT status, claim_token, attempts FROM deliveries WHERE webhook_id = ?', [id]);
+      const rows = await db.query<{ status: string; claim_token: string | null; attempt_count: number | string }>(
+        'SELECT status, claim_token, attempt_count FROM deliveries WHERE webhook_id = ?',
+        [id],
+      );
       expect(rows).toHaveLength(40);
       expect(rows.filter((row) => row.claim_token !== null)).toEqual([]);
       expect(rows.every((row) => row.status === 'succeeded' || row.status === 'cancelled')).toBe(true);
-      expect(r.requests).toHaveLength(rows.reduce((sum, row) => sum + JSON.parse(row.attempts).length, 0));
+      expect(r.requests).toHaveLength(rows.reduce((sum, row) => sum + Number(row.attempt_count), 0));
       return rows.map((row) => row.status);
     }, WAIT_MS);
     expect(statuses.filter((s) => s === 'cancelled').length).toBeGreaterThan(0);
@@ -611,7 +632,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       expect(new Set(r.requests.map(eventIdOf)).size).toBe(count);
       // Each dispatcher logs its attempts (at debug level); the lines may trail the commit a little.
       const shares = await eventually(() => {
-        const perProcess = dispatchers.map((d) => d.output().match(/attempt 1: 200 in \d+ ms, now succeeded/g)?.length ?? 0);
+        const perProcess = dispatchers.map((d) => d.output().match(/"msg":"delivery attempt succeeded"/g)?.length ?? 0);
         expect(perProcess[0] + perProcess[1]).toBe(count);
         return perProcess;
       }, WAIT_MS);

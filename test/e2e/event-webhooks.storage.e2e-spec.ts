@@ -48,6 +48,7 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     apiVersion: 'v3',
     consecutiveFailures: 0,
     disabledAt: null,
+    disabledReason: null,
     createdAt: now,
     updatedAt: now,
     sealedSecret: 'v1:sealed',
@@ -68,6 +69,8 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     createdAt: now,
     retryStep: 0,
     seq: 0,
+    attemptCount: 0,
+    test: false,
     ...overrides,
   });
   const stored = async (w: Webhook, overrides: Partial<NewDelivery> = {}): Promise<NewDelivery> => {
@@ -95,18 +98,24 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     expect(await webhooks.listForAccounts([w.accountId, 424242])).toEqual([w]);
 
     const d = await stored(w, { apiVersion: 'v2' });
-    const job = (await new TypeormDeliveryRepository(database.db).findForDispatch(d.id))!;
-    expect(job.delivery).toEqual({ ...d, attempts: [], claimedUntil: null });
+    const [job] = await new TypeormDeliveryRepository(database.db).findForDispatch([d.id, 'del_missing']);
+    expect(job.delivery).toEqual({ ...d, claimedUntil: null });
     expect(job.body).toBe(`{"id":"${d.eventId}","apiVersion":"v2"}`);
+    expect(job.webhookVersion).toBe(w.updatedAt.getTime());
   });
 
-  it('counts failures atomically under concurrent transactions', async () => {
+  it('counts failures atomically under concurrent transactions, a success restarting the count', async () => {
     if (skip) return;
     const w = await fresh();
-    const counts = await concurrently(40, (db) => new TypeormWebhookRepository(db).countFailure(w.id));
-    expect(counts.map((c) => c!.consecutiveFailures).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    expect((await new TypeormWebhookRepository(database.db).findById(w.id))!.consecutiveFailures).toBe(40);
-    expect(await new TypeormWebhookRepository(database.db).countFailure('wh_missing')).toBeNull();
+    const tally = (db: TypeormDatabase) => db.transaction(() => new TypeormWebhookRepository(db).tallyAttempts([{ webhookId: w.id, failures: 2, reset: false }]));
+    const counts = await concurrently(20, tally);
+    expect(counts.map((c) => c.get(w.id)!.consecutiveFailures).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => 2 * (i + 1)));
+    const webhooks = new TypeormWebhookRepository(database.db);
+    expect((await webhooks.findById(w.id))!.consecutiveFailures).toBe(40);
+    expect(await webhooks.tallyAttempts([{ webhookId: 'wh_missing', failures: 1, reset: false }])).toEqual(new Map());
+    expect(await webhooks.tallyAttempts([{ webhookId: w.id, failures: 3, reset: true }])).toEqual(new Map([[w.id, { consecutiveFailures: 3, state: 'enabled' }]]));
+    expect(await webhooks.tallyAttempts([{ webhookId: w.id, failures: 0, reset: true }])).toEqual(new Map());
+    expect((await webhooks.findById(w.id))!.consecutiveFailures).toBe(0);
   });
 
   it('lets exactly one of many concurrent claims win, until the lease runs out', async () => {
@@ -114,14 +123,19 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const w = await fresh();
     const d = await stored(w);
     const lease = new Date(now.getTime() + 60_000);
-    const wins = await concurrently(20, (db) => new TypeormDeliveryRepository(db).claim(d.id, 0, now, lease, randomUUID()));
-    expect(wins.filter(Boolean)).toHaveLength(1);
+    const other = await stored(w);
+    const wins = await concurrently(20, (db) => new TypeormDeliveryRepository(db).claimMany([{ id: d.id, seq: 0 }], now, lease, randomUUID()));
+    expect(wins.filter((won) => won.has(d.id))).toHaveLength(1);
+    expect(wins.find((won) => won.has(d.id))!.get(d.id)).toBe(w.updatedAt.getTime());
 
     const deliveries = new TypeormDeliveryRepository(database.db);
-    expect(await deliveries.claim(d.id, 0, new Date(lease.getTime() - 1), lease, randomUUID())).toBe(false);
-    const late = randomUUID();
-    expect(await deliveries.claim(d.id, 0, lease, new Date(lease.getTime() + 60_000), late)).toBe(true);
-    expect(await deliveries.claim(d.id, 1, lease, lease, randomUUID())).toBe(false);
+    const claim = (seq: number, at: Date) => deliveries.claimMany([{ id: d.id, seq }], at, new Date(at.getTime() + 60_000), randomUUID());
+    expect((await claim(0, new Date(lease.getTime() - 1))).size).toBe(0);
+    expect((await claim(0, lease)).has(d.id)).toBe(true);
+    expect((await claim(1, new Date(lease.getTime() + 60_000))).size).toBe(0);
+    // one statement claims many, each at its own seq
+    const both = await deliveries.claimMany([{ id: other.id, seq: 0 }, { id: d.id, seq: 0 }], now, lease, randomUUID());
+    expect([...both.keys()]).toEqual([other.id]);
   });
 
   it('records an attempt only for the holder of the claim, bumping seq and releasing it', async () => {
@@ -130,15 +144,35 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const d = await stored(w);
     const deliveries = new TypeormDeliveryRepository(database.db);
     const token = randomUUID();
-    await deliveries.claim(d.id, 0, now, new Date(now.getTime() + 60_000), token);
-    const attempt = { at: now, durationMs: 12, httpStatus: 500, error: null, responseBody: 'nope ✗' };
+    await deliveries.claimMany([{ id: d.id, seq: 0 }], now, new Date(now.getTime() + 60_000), token);
+    const attempt = { at: now, durationMs: 12, httpStatus: 500, error: null, responseBody: 'nope ✗', requestHeaders: { 'x-service-event-id': d.eventId } };
     const outcome = { status: 'retrying' as const, nextAttemptAt: new Date(now.getTime() + 10_000), retryStep: 1 };
 
-    expect(await deliveries.recordAttempt(d.id, 'someone-else', [attempt], outcome)).toBe(false);
-    expect(await deliveries.recordAttempt(d.id, token, [attempt], outcome)).toBe(true);
-    expect(await deliveries.recordAttempt(d.id, token, [attempt], outcome)).toBe(false);
+    expect(await deliveries.heldClaims([{ id: d.id, token: 'someone-else' }])).toEqual(new Set());
+    expect(await deliveries.heldClaims([{ id: d.id, token }])).toEqual(new Set([d.id]));
+    await deliveries.recordAttempts([{ deliveryId: d.id, webhookId: w.id, accountId: w.accountId, attemptNo: 1, attempt, outcome }]);
+    expect(await deliveries.heldClaims([{ id: d.id, token }])).toEqual(new Set());
     const after = (await deliveries.findForWebhook(w.id, d.id))!;
-    expect(after).toMatchObject({ status: 'retrying', attempts: [attempt], nextAttemptAt: outcome.nextAttemptAt, retryStep: 1, seq: 1, claimedUntil: null });
+    expect(after).toMatchObject({ status: 'retrying', attempts: [attempt], nextAttemptAt: outcome.nextAttemptAt, retryStep: 1, seq: 1, claimedUntil: null, attemptCount: 1 });
+  });
+
+  it('re-queues only stale, unclaimed waiting deliveries, and fails an abandoned one', async () => {
+    if (skip) return;
+    const w = await fresh();
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    const old = new Date(now.getTime() - 600_000);
+    const stale = await stored(w, { nextAttemptAt: old });
+    const claimed = await stored(w, { nextAttemptAt: old });
+    await deliveries.claimMany([{ id: claimed.id, seq: 0 }], old, new Date(now.getTime() + 60_000), randomUUID());
+    const fresh_ = await stored(w, { nextAttemptAt: now });
+    await stored(w, { status: 'succeeded', nextAttemptAt: null });
+    const found = await database.db.transaction(() => deliveries.rescheduleStale(new Date(now.getTime() - 120_000), now, 10));
+    expect(found).toEqual([{ id: stale.id, seq: 1, nextAttemptAt: now }]);
+    expect(await database.db.transaction(() => deliveries.rescheduleStale(new Date(now.getTime() - 120_000), now, 10))).toEqual([]);
+
+    expect(await deliveries.abandon(fresh_.id)).toBe(true);
+    expect(await deliveries.abandon(fresh_.id)).toBe(false);
+    expect(await deliveries.findForWebhook(w.id, fresh_.id)).toMatchObject({ status: 'failed', nextAttemptAt: null, seq: 1 });
   });
 
   it('stores a repeated event id once, even from concurrent transactions, per account', async () => {
@@ -178,7 +212,7 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const failed = await stored(w, { status: 'failed', nextAttemptAt: null, retryStep: 3 });
     const retrying = await stored(w, { status: 'retrying', nextAttemptAt: new Date(now.getTime() + 60_000), retryStep: 2 });
     const claimed = await stored(w, { status: 'pending' });
-    await deliveries.claim(claimed.id, 0, now, new Date(now.getTime() + 60_000), randomUUID());
+    await deliveries.claimMany([{ id: claimed.id, seq: 0 }], now, new Date(now.getTime() + 60_000), randomUUID());
 
     expect(await deliveries.scheduleNow(failed.id, now, 3)).toEqual({ id: failed.id, seq: 1, nextAttemptAt: now });
     expect(await deliveries.findForWebhook(w.id, failed.id)).toMatchObject({ status: 'pending', retryStep: 3, nextAttemptAt: now });

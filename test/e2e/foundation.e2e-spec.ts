@@ -23,7 +23,7 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
   it('creates an account with a working API key, then another key, and revokes it', async () => {
     if (skip) return;
     const account = await sut.createAccount('Acme');
-    expect(account).toEqual({ id: expect.any(Number), name: 'Acme', apiKey: expect.stringMatching(/^sk_[A-Za-z0-9_-]{43}$/) });
+    expect(account).toEqual({ id: expect.any(Number), name: 'Acme', apiKey: expect.stringMatching(/^sk_[A-Za-z0-9_-]{43}$/), apiKeyId: expect.stringMatching(/^key_/) });
 
     const key = await sut.http().post(`/admin/accounts/${account.id}/api-keys`).set('authorization', admin()).expect(201);
     expect(key.body).toEqual({ id: expect.stringMatching(/^key_/), apiKey: expect.stringMatching(/^sk_/) });
@@ -125,7 +125,7 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
     const env = { ...process.env, ...envOf(sut) };
     const { stdout } = await run('node', [join(__dirname, '../../dist/apps/api/src/cli.js'), 'account', 'create', '--name', 'Cli Corp'], { env });
     const created = JSON.parse(stdout);
-    expect(created).toEqual({ id: expect.any(Number), name: 'Cli Corp', apiKey: expect.stringMatching(/^sk_/) });
+    expect(created).toEqual({ id: expect.any(Number), name: 'Cli Corp', apiKey: expect.stringMatching(/^sk_/), apiKeyId: expect.stringMatching(/^key_/) });
     await sut.http().get('/v3/anything').set('api-key', created.apiKey).expect(404);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { serializeOpenApi } from '../../apps/api/src/openapi/write-openapi';
 import { startTestApp, TestApp } from '../support/test-app';
-import { eventTypeDescriptions, readMissingWebhook, subscribe, typedClient } from './typed-client';
+import { emptyFeedCursors, eventTypeDescriptions, readMissingWebhook, subscribe, typedClient } from './typed-client';
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, '../..');
@@ -81,6 +81,17 @@ describe('OpenAPI document', () => {
     expect(document.paths['/hooks/{token}'].post.responses).toEqual(expect.objectContaining({ '404': expect.anything(), '429': expect.anything() }));
   });
 
+  it('renames for v2 only the fields of the API: header names and the event envelope stay as sent', () => {
+    const schemas = (document.components as unknown as { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> }).schemas;
+    const headers = { type: 'object', additionalProperties: { type: 'string' }, nullable: true };
+    expect(schemas.DeliveryAttemptV3View.properties.requestHeaders).toEqual(expect.objectContaining(headers));
+    expect(schemas.DeliveryAttemptV2View.properties.request_headers).toEqual(schemas.DeliveryAttemptV3View.properties.requestHeaders);
+    expect(Object.keys(schemas.EventFeedPageV2View.properties)).toEqual(['events', 'next_cursor']);
+    expect(schemas.EventFeedPageV2View.properties.events.items).toEqual({ $ref: '#/components/schemas/EnvelopeView' });
+    expect(Object.keys(schemas.EnvelopeView.properties)).toEqual(['id', 'type', 'created', 'apiVersion', 'account', 'data']);
+    expect(schemas.WebhookV2View.properties).toHaveProperty('disabled_reason');
+  });
+
   it('says what each credential is, with no token labelled a JWT', () => {
     const schemes = document.components.securitySchemes;
     expect(schemes['api-key']).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'api-key' }));
@@ -119,5 +130,6 @@ describe('OpenAPI document', () => {
     expect(v2).toEqual(expect.objectContaining({ id: created.id, api_version: 'v3', consecutive_failures: 0 }));
     expect(await readMissingWebhook(client)).toEqual({ status: 404, error: { code: 'not_found', message: expect.any(String) } });
     expect(await eventTypeDescriptions(client)).toEqual(expect.arrayContaining([expect.stringMatching(/^email\.delivered: \S/)]));
+    expect(await emptyFeedCursors(client)).toEqual({ v3: null, v2: null });
   });
 });

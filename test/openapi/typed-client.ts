@@ -36,3 +36,11 @@ export async function eventTypeDescriptions(client: TypedClient): Promise<string
   const { data } = await client.GET('/v3/events/types');
   return (data?.types ?? []).map((type) => `${type.type}: ${type.description}`);
 }
+
+/** The event feed of both families: the page's own cursor key is in the family's casing. */
+export async function emptyFeedCursors(client: TypedClient): Promise<{ v3: string | null; v2: string | null }> {
+  const v3 = await client.GET('/v3/events', { params: { query: { limit: 5 } } });
+  const v2 = await client.GET('/v2/events', { params: { query: { type: 'email.delivered' } } });
+  if (!v3.data || !v2.data) throw new Error(`feed failed: ${v3.error?.code ?? v2.error?.code}`);
+  return { v3: v3.data.nextCursor, v2: v2.data.next_cursor };
+}

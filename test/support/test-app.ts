@@ -26,7 +26,7 @@ export interface TestApp {
   /** Every log line the app wrote, for assertions (e.g. that no secret was logged). */
   logs: string[];
   http(): ReturnType<typeof request>;
-  createAccount(name?: string): Promise<{ id: number; name: string; apiKey: string }>;
+  createAccount(name?: string): Promise<{ id: number; name: string; apiKey: string; apiKeyId: string }>;
   close(): Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export async function startTestApp(profile: Profile, options: TestAppOptions = {
     });
   }
   const config = loadConfig({ ...baseEnv, ...options.env });
-  const tokens = new OperatorTokens(config.auth.adminToken!, config.auth.internalToken!);
+  const tokens = new OperatorTokens(config.auth.adminToken!, config.auth.internalToken!, config.auth.metricsToken);
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, callback) {

@@ -8,7 +8,7 @@ import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AutomationsApiModule } from './automations/automations-api.module';
 import { EVENT_WEBHOOK_CONTROLLERS } from './event-webhooks';
 import { EventWebhooksModule } from '../../../libs/event-webhooks/src';
-import { ApiKeyGuard, AdminTokenGuard, InternalTokenGuard } from './http/guards';
+import { ApiKeyGuard, AdminTokenGuard, InternalTokenGuard, MetricsTokenGuard } from './http/guards';
 import { OperatorTokens } from './http/operator-tokens';
 import { OpsController } from './ops/ops.controller';
 import { SendStatusHttpModule } from './send-status/send-status-http.module';
@@ -41,6 +41,7 @@ export class ApiModule {
         ApiKeyGuard,
         AdminTokenGuard,
         InternalTokenGuard,
+        MetricsTokenGuard,
       ],
     };
   }

@@ -1,53 +1,42 @@
 import 'reflect-metadata';
-import { AccountsService } from '../../../libs/accounts/src';
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
-import { openDatabase } from '../../../libs/adapters/typeorm/src/data-source.factory';
-import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
-import { SystemClock } from '../../../libs/kernel/src';
-import { parseCliArgs, USAGE } from './cli-args';
+import { DomainError } from '../../../libs/kernel/src';
+import { parseCli } from './cli-args';
+import { CLI_COMMANDS } from './cli-commands';
+import { CliContext } from './cli-context';
 
 /**
- * Operator command line. Reads the same environment as the server, so it reaches the same
- * database: `npm run cli -- account create --name Acme`.
+ * Operator command line (CONTRACT 9.5). Reads the same environment as the server, so it reaches
+ * the same database: `npm run -s cli -- account create --name Acme`. One JSON value on stdout;
+ * exit 1 with the contract's error body on stderr when refused, exit 2 with the usage on a bad call.
  */
 async function main(argv: string[]): Promise<number> {
-  const command = parseCliArgs(argv);
-  if (command.kind === 'usage') {
-    process.stderr.write(`${command.error ? `${command.error}\n` : ''}${USAGE}`);
-    return command.error ? 2 : 0;
+  const parsed = parseCli(CLI_COMMANDS, argv);
+  if (parsed.kind === 'help') {
+    process.stdout.write(parsed.text);
+    return 0;
   }
-  const config = loadConfigOrExit();
-  const db = await openDatabase(config.storage);
+  if (parsed.kind === 'usage-error') {
+    process.stderr.write(parsed.text);
+    return 2;
+  }
+  const context = await CliContext.open(loadConfigOrExit());
   try {
-    const accounts = new AccountsService(new TypeormAccountRepository(db), new TypeormApiKeyRepository(db), new SystemClock());
-    switch (command.kind) {
-      case 'account-create':
-        print(await accounts.createAccount(command.name));
-        return 0;
-      case 'key-create':
-        print(await accounts.createApiKey(command.accountId));
-        return 0;
-      case 'key-revoke':
-        await accounts.revokeApiKey(command.accountId, command.keyId);
-        return 0;
-      default: {
-        const exhaustive: never = command;
-        return exhaustive;
-      }
-    }
+    process.stdout.write(`${JSON.stringify(await parsed.command.run(context, parsed.input))}\n`);
+    return 0;
   } finally {
-    await db.dataSource.destroy();
+    await context.close();
   }
-}
-
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    const body =
+      error instanceof DomainError
+        ? { code: error.code, message: error.message }
+        : { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+    process.stderr.write(`${JSON.stringify(body)}\n`);
     process.exit(1);
   },
 );

@@ -30,7 +30,9 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
     loggerInstance: logger,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     // Access lines are written by the onResponse hook below (with the /hooks token redacted).
-    logController: new LogController({ disableRequestLogging: true }),
+    // x-request-id (CONTRACT 9.4): the caller's own when well-formed, else a new one (genReqId);
+    // every line written through request.log carries it as the pino field `requestId`.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
@@ -96,7 +98,7 @@ function contractClientError(error: Error & { code?: string }, socket: Socket): 
         : [400, 'the request is not valid HTTP'];
   const body = JSON.stringify({ code: 'invalid_parameter', message });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy();
 }
@@ -106,6 +108,6 @@ async function setUpDocs(app: NestFastifyApplication): Promise<void> {
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml', raw: ['json', 'yaml'] });
 }
 
-function requestIdFrom(header: string | string[] | undefined): string {
-  return typeof header === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(header) ? header : randomUUID();
+export function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(header) ? header : randomUUID();
 }

@@ -13,9 +13,11 @@ async function main(): Promise<void> {
   }
   const app = await createApiApp({ config, tokens, logger });
   await app.listen({ port: config.http.port, host: '0.0.0.0' });
+  const base = config.http.publicBaseUrl;
+  const urls = { api: base, dashboard: `${base}/app`, docs: `${base}/docs`, metrics: `${base}/metrics` };
   logger.info(
-    { port: config.http.port, storage: config.storage.kind, queue: config.queue.kind, dispatcher: config.runtime.dispatcherEnabled },
-    'api listening',
+    { port: config.http.port, storage: config.storage.kind, queue: config.queue.kind, dispatcher: config.runtime.dispatcherEnabled, ...urls },
+    `api listening on port ${config.http.port}: API ${urls.api}, dashboard ${urls.dashboard}, docs ${urls.docs}, metrics ${urls.metrics}`,
   );
 }
 

@@ -4,7 +4,7 @@ import { APP_CONFIG } from '../../../config/config.token';
 import { WORK_HANDLERS, WorkHandler, WorkQueue, WorkSubscription } from '../../../libs/kernel/src';
 import { AutomationsModule, AutomationStepHandler } from '../../../libs/automations/src';
 import { SendStatusRetentionJobModule } from '../../../libs/send-status/src/send-status.module';
-import { DeliveryWorker, EventWebhooksModule } from '../../../libs/event-webhooks/src';
+import { DeliverySweeperModule, DeliveryWorker, EventWebhooksModule } from '../../../libs/event-webhooks/src';
 
 /**
  * Subscribes every WorkHandler to its queue topic. Runs inside the API process under
@@ -12,7 +12,7 @@ import { DeliveryWorker, EventWebhooksModule } from '../../../libs/event-webhook
  * On shutdown it stops taking work and lets in-flight items finish or releases them.
  */
 @Module({
-  imports: [AutomationsModule, SendStatusRetentionJobModule, EventWebhooksModule],
+  imports: [AutomationsModule, SendStatusRetentionJobModule, EventWebhooksModule, DeliverySweeperModule],
   providers: [
     {
       provide: WORK_HANDLERS,
@@ -34,7 +34,12 @@ export class DispatcherModule implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     for (const handler of this.handlers) {
       this.subscriptions.push(
-        await this.queue.consume(handler.topic, (work) => handler.handle(work), { concurrency: this.config.delivery.concurrency }),
+        await this.queue.consume(handler.topic, (work) => handler.handle(work), {
+          concurrency: handler.maxInFlight ?? this.config.delivery.concurrency,
+          spareCapacity: handler.spareCapacity ? () => handler.spareCapacity!() : undefined,
+          maxHandlerFailures: this.config.delivery.maxHandlerFailures,
+          giveUp: handler.giveUp ? (work, reason) => handler.giveUp!(work, reason) : undefined,
+        }),
       );
     }
     this.logger.log(`consuming ${this.handlers.map((h) => h.topic).join(', ') || 'no topics yet'}`);

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger, PinoNestLogger } from '../../../libs/adapters/logging/logger';
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
+import { bearerToken, tokensMatch } from '../../api/src/http/credentials';
 import { DispatcherAppModule } from './dispatcher-app.module';
 
 async function main(): Promise<void> {
@@ -13,11 +14,17 @@ async function main(): Promise<void> {
   await app.init();
 
   // The dispatcher's only HTTP surface, when asked for: GET /metrics (Prometheus text, delivery
-  // metrics included) and a liveness answer on every other path (/health).
+  // metrics included; Bearer METRICS_TOKEN when set) and a liveness answer on every other path (/health).
   const metrics = app.get(Metrics);
+  const metricsToken = config.auth.metricsToken;
   const health = config.runtime.dispatcherHealthPort
     ? createServer((request, response) => {
         if (request.method === 'GET' && request.url?.split('?')[0] === '/metrics') {
+          const token = bearerToken(request.headers.authorization);
+          if (metricsToken !== null && (token === null || !tokensMatch(token, metricsToken))) {
+            response.writeHead(401, { 'content-type': 'application/json' }).end('{"code":"unauthorized","message":"missing or invalid bearer token"}');
+            return;
+          }
           metrics.registry.metrics().then(
             (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
             () => response.writeHead(500, { 'content-type': 'application/json' }).end('{"code":"internal_error","message":"metrics unavailable"}'),
@@ -42,7 +49,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', (signal) => void stop(signal));
   process.once('SIGINT', (signal) => void stop(signal));
-  logger.info({ storage: config.storage.kind, queue: config.queue.kind }, 'dispatcher started');
+  const port = config.runtime.dispatcherHealthPort;
+  logger.info(
+    { storage: config.storage.kind, queue: config.queue.kind, healthPort: port },
+    port ? `dispatcher started: health http://127.0.0.1:${port}/health, metrics http://127.0.0.1:${port}/metrics` : 'dispatcher started (no health port: DISPATCHER_HEALTH_PORT is unset)',
+  );
 }
 
 void main().catch((error: unknown) => {

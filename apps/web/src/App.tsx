@@ -5,6 +5,7 @@ import { AutomationsPage } from './automations/AutomationsPage';
 import { WorkflowPage } from './automations/WorkflowPage';
 import { Link } from './components/Link';
 import { forgetApiKey, storedApiKey, storeApiKey } from './session';
+import { EventsPage } from './events/EventsPage';
 import { SendStatusPage } from './send-status/SendStatusPage';
 import { SignIn } from './SignIn';
 import { Route, useRoute } from './router';
@@ -52,6 +53,7 @@ export function App() {
 
 const SECTIONS: Array<{ label: string; route: Route; matches: Array<Route['name']> }> = [
   { label: 'Webhooks', route: { name: 'webhooks' }, matches: ['webhooks', 'webhook'] },
+  { label: 'Events', route: { name: 'events' }, matches: ['events'] },
   { label: 'Automations', route: { name: 'automations' }, matches: ['automations', 'workflow'] },
   { label: 'Send status', route: { name: 'send-status' }, matches: ['send-status'] },
 ];
@@ -104,7 +106,9 @@ function Screen({ route }: { route: Route }) {
     case 'webhooks':
       return <WebhooksPage />;
     case 'webhook':
-      return <WebhookPage key={route.id} id={route.id} />;
+      return <WebhookPage key={route.id} id={route.id} eventId={route.eventId} />;
+    case 'events':
+      return <EventsPage eventId={route.eventId} />;
     case 'automations':
       return <AutomationsPage />;
     case 'workflow':

@@ -8,15 +8,19 @@ export const BASE = '/app';
 
 export type Route =
   | { name: 'webhooks' }
-  | { name: 'webhook'; id: string }
+  /** `eventId`: open the delivery of that event (a link from the events page). */
+  | { name: 'webhook'; id: string; eventId?: string }
+  | { name: 'events'; eventId?: string }
   | { name: 'automations' }
   | { name: 'workflow'; id: string }
   | { name: 'send-status' };
 
-export function parseRoute(pathname: string): Route {
+export function parseRoute(pathname: string, search = ''): Route {
   const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : pathname;
   const parts = rest.split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === 'webhooks' && parts[1]) return { name: 'webhook', id: parts[1] };
+  const eventId = new URLSearchParams(search).get('event') ?? undefined;
+  if (parts[0] === 'webhooks' && parts[1]) return { name: 'webhook', id: parts[1], ...(eventId ? { eventId } : {}) };
+  if (parts[0] === 'events') return { name: 'events', ...(parts[1] ? { eventId: parts[1] } : {}) };
   if (parts[0] === 'automations' && parts[1] === 'workflows' && parts[2]) return { name: 'workflow', id: parts[2] };
   if (parts[0] === 'automations') return { name: 'automations' };
   if (parts[0] === 'send-status') return { name: 'send-status' };
@@ -28,7 +32,9 @@ export function hrefOf(route: Route): string {
     case 'webhooks':
       return `${BASE}/webhooks`;
     case 'webhook':
-      return `${BASE}/webhooks/${encodeURIComponent(route.id)}`;
+      return `${BASE}/webhooks/${encodeURIComponent(route.id)}${route.eventId ? `?event=${encodeURIComponent(route.eventId)}` : ''}`;
+    case 'events':
+      return `${BASE}/events${route.eventId ? `/${encodeURIComponent(route.eventId)}` : ''}`;
     case 'automations':
       return `${BASE}/automations`;
     case 'workflow':
@@ -42,15 +48,15 @@ const listeners = new Set<() => void>();
 
 export function navigate(route: Route): void {
   const href = hrefOf(route);
-  if (href !== location.pathname) history.pushState(null, '', href);
+  if (href !== location.pathname + location.search) history.pushState(null, '', href);
   listeners.forEach((listener) => listener());
 }
 
 /** The current route; re-renders on navigate() and on the browser's back and forward. */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.pathname));
+  const [route, setRoute] = useState(() => parseRoute(location.pathname, location.search));
   useEffect(() => {
-    const update = () => setRoute(parseRoute(location.pathname));
+    const update = () => setRoute(parseRoute(location.pathname, location.search));
     listeners.add(update);
     addEventListener('popstate', update);
     return () => {

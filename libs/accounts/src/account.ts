@@ -11,6 +11,29 @@ export interface ApiKeyRecord {
   keyHash: string;
   /** Last characters of the key, to tell keys apart in a listing without revealing them. */
   hint: string;
+  /** First 8 characters of the key; null for keys created before prefixes were stored (not recoverable from the hash). */
+  prefix: string | null;
   createdAt: Date;
   revokedAt: Date | null;
+  /** Last authenticated use, written at most once a minute per key. */
+  lastUsedAt: Date | null;
+}
+
+/** An active key found by its hash, with the account it opens. */
+export interface ActiveApiKey {
+  keyId: string;
+  account: Account;
+}
+
+export interface AccountPage {
+  accounts: Account[];
+  /** The `cursor` of the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+export interface ApiKeyView {
+  id: string;
+  prefix: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
 }

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 const KEY_PREFIX = 'sk_';
+/** Characters of a key shown in listings (`sk_` and 5 random ones: 30 bits, not enough to guess the rest). */
+export const API_KEY_PREFIX_LENGTH = 8;
 
 /** A new API key: `sk_` + 256 random bits in base64url. */
 export function generateApiKey(): string {
@@ -13,4 +15,8 @@ export function hashApiKey(key: string): string {
 
 export function apiKeyHint(key: string): string {
   return key.slice(-4);
+}
+
+export function apiKeyPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX_LENGTH);
 }

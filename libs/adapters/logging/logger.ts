@@ -33,23 +33,41 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
   );
 }
 
-/** Routes Nest's own log calls into pino, so every line is structured JSON. */
+/**
+ * Nest's start-up chatter: a line per module initialised and per route mapped (about 90 in all).
+ * Logged at debug: the start-up banner says what an operator needs.
+ */
+const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/**
+ * Routes Nest's own log calls into pino, so every line is structured JSON. A message given as an
+ * object (`{ msg, deliveryId, ... }`) keeps its other keys as fields.
+ */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (context !== undefined && START_UP_CONTEXTS.has(context)) this.logger.debug(...fields(message, { context }));
+    else this.logger.info(...fields(message, { context }));
   }
   error(message: unknown, trace?: string, context?: string) {
-    this.logger.error({ context, trace }, String(message));
+    this.logger.error(...fields(message, { context, trace }));
   }
   warn(message: unknown, context?: string) {
-    this.logger.warn({ context }, String(message));
+    this.logger.warn(...fields(message, { context }));
   }
   debug(message: unknown, context?: string) {
-    this.logger.debug({ context }, String(message));
+    this.logger.debug(...fields(message, { context }));
   }
   verbose(message: unknown, context?: string) {
-    this.logger.trace({ context }, String(message));
+    this.logger.trace(...fields(message, { context }));
   }
+}
+
+function fields(message: unknown, base: Record<string, unknown>): [Record<string, unknown>, string] {
+  if (message && typeof message === 'object' && !(message instanceof Error)) {
+    const { msg, ...rest } = message as Record<string, unknown>;
+    return [{ ...base, ...rest }, String(msg ?? '')];
+  }
+  return [base, String(message)];
 }

@@ -1,20 +1,25 @@
 import { Gauge } from 'prom-client';
 import type { Clock } from '../../kernel/src';
+import { QUEUE_TABLES } from '../typeorm/src/queue-tables';
 import type { TypeormDatabase } from '../typeorm/src/typeorm-database';
 import type { Metrics } from './metrics';
 
 /** A scrape waits this long at most for the database; past it, the gauges keep their last values. */
 const SCRAPE_QUERY_TIMEOUT_MS = 2000;
 
-/** Both queue tables exist on every installation (migrations create both); the queue in use fills one. */
-const QUEUE_TABLES = ['work_items', 'outbox'] as const;
 
 /**
  * Gauges computed at scrape time from the database, one small query each, all answered from
  * indexes: queue depth and age of the oldest due item per table and topic, the outbox backlog,
  * waiting deliveries by status, disabled webhooks. A failing or slow database leaves the last values.
  */
-export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clock: Clock): void {
+export interface QueueGaugeOptions {
+  /** The table the queue in use fills: its topics are exported at 0 while empty, so the series never vanish. */
+  queueTable: (typeof QUEUE_TABLES)[number];
+  topics: readonly string[];
+}
+
+export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clock: Clock, queue: QueueGaugeOptions): void {
   const registers = [metrics.registry];
   let pending: Promise<Snapshot | null> | null = null;
   let lastAt = 0;
@@ -37,6 +42,7 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
       const s = await snapshot();
       if (!s) return;
       this.reset();
+      for (const topic of queue.topics) this.set({ table: queue.queueTable, topic }, 0);
       for (const row of s.queues) this.set({ table: row.table, topic: row.topic }, row.count);
     },
   });
@@ -49,6 +55,7 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
       const s = await snapshot();
       if (!s) return;
       this.reset();
+      for (const topic of queue.topics) this.set({ table: queue.queueTable, topic }, 0);
       for (const row of s.queues) this.set({ table: row.table, topic: row.topic }, row.oldestDueAgeSeconds);
     },
   });

@@ -1,13 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { OutboundResult, SecretBox, WorkItem } from '../../kernel/src';
+import { CallOutcome, OutboundResult, SecretBox, WorkItem } from '../../kernel/src';
 import { verify } from '../../signing/src';
 import { WebhookTarget, WebhookTargetCaller, WebhookTargetsService, WebhookTargetsSettings } from '../../webhook-targets/src';
 import { FixedClock, ImmediateUnitOfWork, InMemoryTargetRepository, InMemoryTargetUsage, ScriptedOutboundHttp } from '../../webhook-targets/src/testing/fakes';
+import { AutomationObserver } from './automation-observer';
 import { AutomationStepHandler } from './automation-step.handler';
 import { AUTOMATION_STEP_TOPIC, AutomationsSettings } from './automations.settings';
 import { RunsService } from './runs.service';
 import { InMemoryRunRepository, RecordingWorkQueue } from './testing/fakes';
 import { Workflow, WorkflowStep } from './workflow';
+
+/** Keeps what the handler reported, for assertions. */
+class RecordingObserver extends AutomationObserver {
+  readonly calls: Array<CallOutcome & { durationMs: number }> = [];
+  readonly finished: string[] = [];
+  targetCalled(outcome: CallOutcome, durationMs: number): void {
+    this.calls.push({ ...outcome, durationMs });
+  }
+  runFinished(status: string): void {
+    this.finished.push(status);
+  }
+}
 
 describe(AutomationStepHandler.name, () => {
   const ACCOUNT = 7;
@@ -21,6 +34,7 @@ describe(AutomationStepHandler.name, () => {
   let starter: RunsService;
   let secrets: SecretBox;
   let target: WebhookTarget;
+  let observer: RecordingObserver;
   let sut: AutomationStepHandler;
 
   function build(script: Array<Partial<OutboundResult>>): void {
@@ -28,7 +42,8 @@ describe(AutomationStepHandler.name, () => {
     const uow = new ImmediateUnitOfWork();
     const settings = new WebhookTargetsSettings(false, 10_000);
     const targets = new WebhookTargetsService(targetRows, new InMemoryTargetUsage(), secrets, clock, settings, uow);
-    sut = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES));
+    observer = new RecordingObserver();
+    sut = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES), observer);
     starter = new RunsService(runs, queue, clock, uow);
   }
 
@@ -72,7 +87,7 @@ describe(AutomationStepHandler.name, () => {
       const wait = (item.runAt?.getTime() ?? 0) - clock.nowMs();
       if (wait > 0) clock.advance(wait);
       expect(item.topic).toBe(AUTOMATION_STEP_TOPIC);
-      expect(await sut.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1 })).toEqual({ kind: 'done' });
+      expect(await sut.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1, failures: 0 })).toEqual({ kind: 'done' });
       handled.push(item);
     }
     return handled;
@@ -102,7 +117,7 @@ describe(AutomationStepHandler.name, () => {
 
   it('waits out a delay as a queue item due later, then goes on', async () => {
     const runId = await starter.start(workflow([{ type: 'delay', seconds: 3600 }, send()]), '{"id": 1}');
-    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1 });
+    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
     expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, runAt: new Date('2025-11-22T03:00:00.000Z'), key: `${runId}:1` }]);
     expect(runs.rows.get(runId)!.stepStates[0]).toMatchObject({ status: 'running', attempts: [] });
 
@@ -114,8 +129,8 @@ describe(AutomationStepHandler.name, () => {
 
   it('asks the queue to come back when a delay item arrives early', async () => {
     const runId = await starter.start(workflow([{ type: 'delay', seconds: 60 }]), '{}');
-    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1 });
-    const early = await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, deliveryCount: 1 });
+    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
+    const early = await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, deliveryCount: 1, failures: 0 });
     expect(early).toEqual({ kind: 'retry', at: new Date('2025-11-22T02:01:00.000Z') });
     expect(runs.rows.get(runId)!.status).toBe('running');
   });
@@ -132,6 +147,12 @@ describe(AutomationStepHandler.name, () => {
       { at: '2025-11-22T02:00:10.000Z', durationMs: 10_000, httpStatus: null, error: 'timeout' },
       { at: '2025-11-22T02:01:10.000Z', durationMs: 3, httpStatus: 201, error: null },
     ]);
+    expect(observer.calls).toEqual([
+      { result: 'failed', reason: '5xx', durationMs: 3 },
+      { result: 'failed', reason: 'timeout', durationMs: 10_000 },
+      { result: 'succeeded', reason: '2xx', durationMs: 3 },
+    ]);
+    expect(observer.finished).toEqual(['succeeded']);
   });
 
   it('fails the run after the last retry and skips the steps after it', async () => {
@@ -145,16 +166,18 @@ describe(AutomationStepHandler.name, () => {
     expect(run.stepStates.map((s) => s.status)).toEqual(['failed', 'skipped', 'skipped']);
     expect(run.stepStates[0].attempts.map((a) => a.httpStatus)).toEqual([302, 302, 302, 302]);
     expect(queue.items).toHaveLength(0);
+    expect(observer.calls.map((c) => c.reason)).toEqual(['3xx', '3xx', '3xx', '3xx']);
+    expect(observer.finished).toEqual(['failed']);
   });
 
   it('does nothing for a duplicated or stale item', async () => {
     const runId = await starter.start(workflow([send(), send()]), '{}');
     const first = queue.takeNext()!;
-    await sut.handle({ id: 'w', topic: first.topic, payload: first.payload, deliveryCount: 1 });
-    await sut.handle({ id: 'w', topic: first.topic, payload: first.payload, deliveryCount: 2 });
+    await sut.handle({ id: 'w', topic: first.topic, payload: first.payload, deliveryCount: 1, failures: 0 });
+    await sut.handle({ id: 'w', topic: first.topic, payload: first.payload, deliveryCount: 2, failures: 0 });
     expect(http.requests).toHaveLength(1);
     await drain();
-    expect(await sut.handle({ id: 'w', topic: first.topic, payload: { runId, seq: 1 }, deliveryCount: 3 })).toEqual({ kind: 'done' });
+    expect(await sut.handle({ id: 'w', topic: first.topic, payload: { runId, seq: 1 }, deliveryCount: 3, failures: 0 })).toEqual({ kind: 'done' });
     expect(http.requests).toHaveLength(2);
   });
 
@@ -167,7 +190,7 @@ describe(AutomationStepHandler.name, () => {
       stored.seq = 99; // another worker finished the step meanwhile
       return original(request);
     };
-    await sut.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1 });
+    await sut.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1, failures: 0 });
     expect(runs.rows.get(runId)!.stepStates[0].attempts).toEqual([]);
     expect(queue.items).toHaveLength(0);
   });
@@ -181,8 +204,8 @@ describe(AutomationStepHandler.name, () => {
   });
 
   it('drops items of runs that no longer exist, and malformed items', async () => {
-    expect(await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId: 'run_gone', seq: 0 }, deliveryCount: 1 })).toMatchObject({ kind: 'drop' });
-    expect(await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId: 1 }, deliveryCount: 1 })).toMatchObject({ kind: 'drop' });
+    expect(await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId: 'run_gone', seq: 0 }, deliveryCount: 1, failures: 0 })).toMatchObject({ kind: 'drop' });
+    expect(await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId: 1 }, deliveryCount: 1, failures: 0 })).toMatchObject({ kind: 'drop' });
   });
 
   it('keeps a run on the steps it started with when the workflow changes', async () => {

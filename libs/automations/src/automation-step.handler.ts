@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { callOutcome, Clock, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
+import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
 import { AUTOMATION_STEP_TOPIC, AutomationsSettings, RENDERED_BODY_LIMIT_BYTES } from './automations.settings';
 import { completeStep, failStep, Run } from './run';
@@ -32,6 +33,7 @@ export class AutomationStepHandler extends WorkHandler {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: AutomationsSettings,
+    private readonly observer: AutomationObserver,
   ) {
     super();
   }
@@ -44,6 +46,16 @@ export class AutomationStepHandler extends WorkHandler {
     if (run.status !== 'running' || run.seq !== seq) return DONE;
     const step = run.steps[run.stepIndex];
     return step.type === 'delay' ? this.delay(run, step) : this.sendWebhook(run, step);
+  }
+
+  /** Its handler kept throwing (WORK_MAX_HANDLER_FAILURES): the run fails at its current step. */
+  override async giveUp(work: ReceivedWork): Promise<void> {
+    const { runId } = work.payload;
+    const run = typeof runId === 'string' ? await this.runs.findById(runId) : null;
+    if (!run || run.status !== 'running') return;
+    const expectedSeq = run.seq;
+    failStep(run, this.clock.now());
+    await this.save(run, expectedSeq, null);
   }
 
   private async delay(run: Run, step: DelayStep): Promise<WorkOutcome> {
@@ -76,10 +88,12 @@ export class AutomationStepHandler extends WorkHandler {
 
     const at = this.clock.now();
     const result = await this.caller.call(target, body);
+    const succeeded = result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
+    this.observer.targetCalled(callOutcome(succeeded, result.status, result.error), result.durationMs);
     state.attempts.push({ at: at.toISOString(), durationMs: result.durationMs, httpStatus: result.status, error: result.error });
     const now = this.clock.now();
     const retries = this.settings.targetRetryScheduleMs;
-    if (result.error === null && result.status !== null && result.status >= 200 && result.status < 300) {
+    if (succeeded) {
       completeStep(run, now);
       await this.save(run, expectedSeq, run.status === 'running' ? now : null);
     } else if (state.attempts.length <= retries.length) {
@@ -110,10 +124,13 @@ export class AutomationStepHandler extends WorkHandler {
 
   /** Writes the progress if `seq` did not move meanwhile, with the next item when there is one. */
   private async save(run: Run, expectedSeq: number, nextAt: Date | null): Promise<void> {
-    await this.uow.run(async () => {
-      if (!(await this.runs.saveProgress(run, expectedSeq))) return;
-      if (nextAt === null) return;
-      await this.queue.enqueue([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId: run.id, seq: run.seq }, runAt: nextAt, key: `${run.id}:${run.seq}` }]);
+    const saved = await this.uow.run(async () => {
+      if (!(await this.runs.saveProgress(run, expectedSeq))) return false;
+      if (nextAt !== null) {
+        await this.queue.enqueue([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId: run.id, seq: run.seq }, runAt: nextAt, key: `${run.id}:${run.seq}` }]);
+      }
+      return true;
     });
+    if (saved && run.status !== 'running') this.observer.runFinished(run.status);
   }
 }

@@ -5,5 +5,6 @@ export * from './automations.repository';
 export * from './automations.settings';
 export * from './workflows.service';
 export * from './runs.service';
+export * from './automation-observer';
 export * from './automation-step.handler';
 export * from './automations.module';

@@ -9,6 +9,7 @@ export class EventWebhooksError extends DomainError {
 }
 
 export const webhookNotFound = (id: string) => new EventWebhooksError('not_found', `webhook ${id} not found`);
+export const eventNotFound = (id: string) => new EventWebhooksError('not_found', `event ${id} not found`);
 export const deliveryNotFound = (id: string) => new EventWebhooksError('not_found', `delivery ${id} not found`);
 export const accountNotFound = (id: number) => new EventWebhooksError('not_found', `account ${id} not found`);
 export const invalidWebhookParameter = (message: string) => new EventWebhooksError('invalid_parameter', message);

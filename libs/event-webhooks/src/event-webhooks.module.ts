@@ -1,12 +1,19 @@
 import { Module } from '@nestjs/common';
 import type { AppConfig } from '../../../config/load-config';
 import { APP_CONFIG } from '../../../config/config.token';
-import { EventPublisher } from '../../kernel/src';
+import { Clock, EventPublisher, SecretBox, UnitOfWork, WorkQueue } from '../../kernel/src';
 import { EventCatalog } from './catalog/event-catalog';
+import { AttemptRecorder } from './deliveries/attempt-recorder';
+import { DeliveryObserver } from './deliveries/delivery-observer';
+import { DeliveryRepository } from './deliveries/delivery.repository';
+import { EventFeedService } from './event-feed/event-feed.service';
+import { DeliverySweeper, DeliverySweeperSettings } from './deliveries/delivery-sweeper';
 import { DeliveryWorker } from './deliveries/delivery.worker';
-import { OriginLimiter } from './deliveries/origin-limiter';
+import { DispatchLanes } from './deliveries/lanes';
+import { WebhookCache } from './deliveries/webhook-cache';
 import { EventWebhooksSettings } from './event-webhooks.settings';
 import { EventIntakeService } from './intake/event-intake.service';
+import { WebhookRepository } from './webhooks/webhook.repository';
 import { WebhooksService } from './webhooks/webhooks.service';
 
 /**
@@ -20,15 +27,52 @@ import { WebhooksService } from './webhooks/webhooks.service';
     {
       provide: EventWebhooksSettings,
       useFactory: ({ delivery, secrets }: AppConfig) =>
-        new EventWebhooksSettings(delivery.retryScheduleMs, delivery.disableAfter, delivery.allowPrivateTargets, secrets.rotationGraceMs, delivery.timeoutMs, delivery.originConcurrency),
+        new EventWebhooksSettings(
+          delivery.retryScheduleMs,
+          delivery.disableAfter,
+          delivery.allowPrivateTargets,
+          secrets.rotationGraceMs,
+          delivery.timeoutMs,
+          delivery.originConcurrency,
+          delivery.concurrency,
+        ),
       inject: [APP_CONFIG],
     },
-    { provide: OriginLimiter, useFactory: (settings: EventWebhooksSettings) => new OriginLimiter(settings.originConcurrency), inject: [EventWebhooksSettings] },
+    {
+      provide: DispatchLanes,
+      useFactory: (settings: EventWebhooksSettings, clock: Clock) =>
+        new DispatchLanes(
+          { perOrigin: settings.originConcurrency, firstAttempts: settings.concurrency, retries: Math.max(1, Math.ceil(settings.concurrency / 2)) },
+          () => clock.nowMs(),
+        ),
+      inject: [EventWebhooksSettings, Clock],
+    },
+    { provide: WebhookCache, useFactory: (webhooks: WebhookRepository, box: SecretBox) => new WebhookCache(webhooks, box), inject: [WebhookRepository, SecretBox] },
+    {
+      provide: AttemptRecorder,
+      useFactory: (...args: ConstructorParameters<typeof AttemptRecorder>) => new AttemptRecorder(...args),
+      inject: [DeliveryRepository, WebhookRepository, WorkQueue, UnitOfWork, Clock, EventWebhooksSettings, DeliveryObserver],
+    },
     EventIntakeService,
     { provide: EventPublisher, useExisting: EventIntakeService },
     WebhooksService,
+    EventFeedService,
     DeliveryWorker,
   ],
-  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, DeliveryWorker],
+  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, DeliveryWorker],
 })
 export class EventWebhooksModule {}
+
+/** The delivery sweeper, run by dispatchers (one at a time through its lease). */
+@Module({
+  providers: [
+    {
+      provide: DeliverySweeperSettings,
+      useFactory: ({ delivery }: AppConfig) => new DeliverySweeperSettings(delivery.sweepIntervalMs, delivery.sweepAfterMs),
+      inject: [APP_CONFIG],
+    },
+    DeliverySweeper,
+  ],
+  exports: [DeliverySweeper],
+})
+export class DeliverySweeperModule {}

@@ -13,5 +13,7 @@ export class EventWebhooksSettings {
     readonly timeoutMs: number,
     /** Calls in flight at once to one receiver origin, per dispatcher process. */
     readonly originConcurrency: number,
+    /** First attempts in flight at once per dispatcher process (retries: half as many, apart). */
+    readonly concurrency: number,
   ) {}
 }

@@ -10,3 +10,5 @@ export * from './address-policy';
 export * from './event-publisher';
 export * from './secret-box';
 export * from './job-lease';
+export * from './batcher';
+export * from './call-outcome';

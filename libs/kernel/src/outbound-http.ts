@@ -29,10 +29,23 @@ export interface OutboundResult {
   error: TransportErrorKind | null;
   /** Human detail for logs; never sent to receivers. */
   errorDetail?: string;
+  /** A 429 or 503 answer's Retry-After, in milliseconds from now. */
+  retryAfterMs?: number;
 }
 
 export abstract class OutboundHttp {
+  /** The User-Agent header every call carries. */
+  abstract readonly userAgent: string;
   abstract post(request: OutboundRequest): Promise<OutboundResult>;
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds from `nowMs`; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
 export const RESPONSE_BODY_LIMIT_BYTES = 4096;

@@ -7,4 +7,6 @@
 export abstract class UnitOfWork {
   abstract run<T>(work: () => Promise<T>): Promise<T>;
   abstract afterCommit(callback: () => void | Promise<void>): void;
+  /** Whether the caller is inside `run` (its work joins that transaction). */
+  abstract inTransaction(): boolean;
 }

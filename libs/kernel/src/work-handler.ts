@@ -6,6 +6,12 @@ import { ReceivedWork, WorkOutcome } from './work-queue';
  */
 export abstract class WorkHandler {
   abstract readonly topic: string;
+  /** Items of the topic this process holds at once (the queue's prefetch); the dispatcher's default when absent. */
+  readonly maxInFlight?: number;
+  /** How many more items to take now (see ConsumeOptions.spareCapacity); unlimited when absent. */
+  spareCapacity?(): number;
+  /** The item's handler threw too often (ConsumeOptions.giveUp): settle what it names for good. */
+  giveUp?(work: ReceivedWork, reason: string): Promise<void>;
   abstract handle(work: ReceivedWork): Promise<WorkOutcome>;
 }
 

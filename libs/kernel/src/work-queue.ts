@@ -19,6 +19,8 @@ export interface ReceivedWork {
   payload: Record<string, unknown>;
   /** 1 on the first hand-over; more after a crash, lease expiry or retry. */
   deliveryCount: number;
+  /** Times a handler threw on this item so far. */
+  failures: number;
 }
 
 export type WorkOutcome =
@@ -31,6 +33,18 @@ export type WorkHandlerFn = (work: ReceivedWork) => Promise<WorkOutcome>;
 export interface ConsumeOptions {
   /** Items in flight at once in this process for this topic (backpressure). */
   concurrency: number;
+  /**
+   * Asked before taking more items: how many more the handler can start soon (0 while it has
+   * enough in hand, so that one process does not hoard what another could run). Asked again as
+   * items finish. Unlimited when absent.
+   */
+  spareCapacity?: () => number;
+  /**
+   * After this many handler exceptions on one item it is dead: `giveUp` is called (to fail the
+   * delivery or run it names) and the item is removed. Retried forever when absent.
+   */
+  maxHandlerFailures?: number;
+  giveUp?: (work: ReceivedWork, reason: string) => Promise<void>;
 }
 
 export interface WorkSubscription {

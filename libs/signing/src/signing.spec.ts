@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isValid, sign, signServiceSignature, SignatureError, SignatureErrorCode, verify, verifyStandardWebhook } from './index';
 
-/** Shared vectors, computed independently of this project: /work/shared/vectors/signing.json. */
-const VECTORS_PATH = path.resolve(__dirname, '../../../../shared/vectors/signing.json');
+/** Vectors computed independently of this code (copied from the product's shared vectors). */
+const VECTORS_PATH = path.resolve(__dirname, '../test/vectors.json');
 
 interface SingleVector {
   secret: string;
@@ -29,7 +29,7 @@ interface Vectors {
 
 function loadVectors(): Vectors {
   if (!existsSync(VECTORS_PATH)) {
-    throw new Error(`Signing test vectors are missing: expected them at ${VECTORS_PATH} (../shared/vectors/signing.json from the repo root)`);
+    throw new Error(`Signing test vectors are missing: expected them at ${VECTORS_PATH}`);
   }
   const vectors = JSON.parse(readFileSync(VECTORS_PATH, 'utf8')) as Vectors;
   for (const key of ['single', 'rotation', 'must_reject', 'must_accept'] as const) {

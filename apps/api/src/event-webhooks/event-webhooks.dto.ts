@@ -101,3 +101,25 @@ export class PublishEventBatchDto {
   @ApiProperty({ type: [PublishEventDto], maxItems: 1000 })
   events!: PublishEventDto[];
 }
+
+export class ListEventsQuery {
+  @ApiPropertyOptional({ description: 'One event type, or several comma-separated', example: 'email.delivered,email.bounced' })
+  @IsOptional()
+  @IsString()
+  type?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', example: '2025-11-22T00:00:00Z', description: 'Events created at or after this time' })
+  @IsOptional()
+  @IsString()
+  since?: string;
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Matches(/^\d{1,6}$/, { message: 'limit must be an integer from 1 to 100' })
+  limit?: string;
+
+  @ApiPropertyOptional({ description: 'The next cursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}

@@ -24,6 +24,13 @@ export class WebhookV3View {
   @ApiProperty({ enum: ['v3', 'v2'], description: 'The API family that created the webhook; its deliveries carry it as apiVersion' }) apiVersion!: string;
   @ApiProperty({ type: 'integer', minimum: 0 }) consecutiveFailures!: number;
   @ApiProperty({ ...NULLABLE_TIME, description: 'When it was disabled, null while enabled' }) disabledAt!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['consecutive_failures', 'manual'],
+    description: 'Why it is disabled: by the failure counter or by the disable route; null while enabled',
+  })
+  disabledReason!: string | null;
   @ApiProperty(TIME) createdAt!: string;
   @ApiProperty(TIME) updatedAt!: string;
 }
@@ -50,6 +57,15 @@ export class DeliveryAttemptV3View {
   })
   error!: string | null;
   @ApiProperty({ description: 'The start of the answer body, at most 4 KB (empty when none arrived)' }) responseBody!: string;
+  /** Header names are values here, not keys of the API: the v2 twin keeps them as sent. */
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    example: { 'content-type': 'application/json', 'x-service-event-id': EVENT_ID, 'x-service-event-type': 'email.delivered' },
+    description: 'The headers sent, names in lowercase and the same in both families; null for attempts made before they were kept',
+  })
+  requestHeaders!: Record<string, string> | null;
 }
 
 export class DeliveryV3View {

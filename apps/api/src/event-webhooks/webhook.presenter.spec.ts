@@ -14,6 +14,7 @@ const view: WebhookView = {
   apiVersion: 'v2',
   consecutiveFailures: 10,
   disabledAt: at,
+  disabledReason: 'consecutive_failures',
   createdAt: at,
   updatedAt: at,
 };
@@ -22,7 +23,7 @@ const delivery: DeliveryView = {
   eventId: 'evt_01jd2x7q9m3k8p4r6t1v5w0y2z',
   eventType: 'email.delivered',
   status: 'retrying',
-  attempts: [{ at, durationMs: 12, httpStatus: 500, error: null, responseBody: '{"retryAfter":1}' }],
+  attempts: [{ at, durationMs: 12, httpStatus: 500, error: null, responseBody: '{"retryAfter":1}', requestHeaders: { 'x-service-event-id': 'evt_01jd2x7q9m3k8p4r6t1v5w0y2z' } }],
   nextAttemptAt: at,
   createdAt: at,
 };
@@ -39,11 +40,13 @@ describe(WebhookPresenter.name, () => {
       apiVersion: 'v2',
       consecutiveFailures: 10,
       disabledAt: '2025-11-22T02:00:00.000Z',
+      disabledReason: 'consecutive_failures',
       createdAt: '2025-11-22T02:00:00.000Z',
       updatedAt: '2025-11-22T02:00:00.000Z',
     });
     expect(Object.keys(sut.webhook(view, 'whsec_x')).pop()).toBe('secret');
     expect(sut.webhook({ ...view, disabledAt: null }).disabledAt).toBeNull();
+    expect(sut.webhook({ ...view, state: 'enabled', disabledAt: null, disabledReason: null }).disabledReason).toBeNull();
   });
 
   it('shows the same fields in snake_case on v2, leaving values such as event types alone', () => {
@@ -57,6 +60,7 @@ describe(WebhookPresenter.name, () => {
       'api_version',
       'consecutive_failures',
       'disabled_at',
+      'disabled_reason',
       'created_at',
       'updated_at',
       'secret',
@@ -74,7 +78,16 @@ describe(WebhookPresenter.name, () => {
           eventId: delivery.eventId,
           eventType: 'email.delivered',
           status: 'retrying',
-          attempts: [{ at: '2025-11-22T02:00:00.000Z', durationMs: 12, httpStatus: 500, error: null, responseBody: '{"retryAfter":1}' }],
+          attempts: [
+            {
+              at: '2025-11-22T02:00:00.000Z',
+              durationMs: 12,
+              httpStatus: 500,
+              error: null,
+              responseBody: '{"retryAfter":1}',
+              requestHeaders: { 'x-service-event-id': delivery.eventId },
+            },
+          ],
           nextAttemptAt: '2025-11-22T02:00:00.000Z',
           createdAt: '2025-11-22T02:00:00.000Z',
         },
@@ -88,7 +101,17 @@ describe(WebhookPresenter.name, () => {
           event_id: delivery.eventId,
           event_type: 'email.delivered',
           status: 'retrying',
-          attempts: [{ at: '2025-11-22T02:00:00.000Z', duration_ms: 12, http_status: 500, error: null, response_body: '{"retryAfter":1}' }],
+          attempts: [
+            {
+              at: '2025-11-22T02:00:00.000Z',
+              duration_ms: 12,
+              http_status: 500,
+              error: null,
+              response_body: '{"retryAfter":1}',
+              // header names stay as sent
+              request_headers: { 'x-service-event-id': delivery.eventId },
+            },
+          ],
           next_attempt_at: '2025-11-22T02:00:00.000Z',
           created_at: '2025-11-22T02:00:00.000Z',
         },

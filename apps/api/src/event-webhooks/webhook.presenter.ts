@@ -15,6 +15,7 @@ export class WebhookPresenter {
       apiVersion: view.apiVersion,
       consecutiveFailures: view.consecutiveFailures,
       disabledAt: iso(view.disabledAt),
+      disabledReason: view.disabledReason,
       createdAt: iso(view.createdAt),
       updatedAt: iso(view.updatedAt),
       ...(secret === undefined ? {} : { secret }),
@@ -44,7 +45,15 @@ function delivery(view: DeliveryView) {
     eventId: view.eventId,
     eventType: view.eventType,
     status: view.status,
-    attempts: view.attempts.map((a) => ({ at: iso(a.at), durationMs: a.durationMs, httpStatus: a.httpStatus, error: a.error, responseBody: a.responseBody })),
+    attempts: view.attempts.map((a) => ({
+      at: iso(a.at),
+      durationMs: a.durationMs,
+      httpStatus: a.httpStatus,
+      error: a.error,
+      responseBody: a.responseBody,
+      // names in lowercase: the family's casing leaves them as they are
+      requestHeaders: a.requestHeaders,
+    })),
     nextAttemptAt: iso(view.nextAttemptAt),
     createdAt: iso(view.createdAt),
   };

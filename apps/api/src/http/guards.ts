@@ -32,6 +32,16 @@ export class AdminTokenGuard implements CanActivate {
   }
 }
 
+/** `GET /metrics`: open, or Bearer METRICS_TOKEN when it is set. */
+@Injectable()
+export class MetricsTokenGuard implements CanActivate {
+  constructor(private readonly tokens: OperatorTokens) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    return this.tokens.metrics === null || checkBearer(context, this.tokens.metrics);
+  }
+}
+
 /** `/internal/*`: Bearer INTERNAL_TOKEN, and nothing else. */
 @Injectable()
 export class InternalTokenGuard implements CanActivate {

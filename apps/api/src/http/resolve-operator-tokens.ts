@@ -9,7 +9,7 @@ import { OperatorTokens } from './operator-tokens';
 export function resolveOperatorTokens(config: AppConfig, print: (line: string) => void): OperatorTokens {
   const admin = config.auth.adminToken ?? announce('ADMIN_TOKEN', generateToken(), print);
   const internal = config.auth.internalToken ?? announce('INTERNAL_TOKEN', generateToken(), print);
-  return new OperatorTokens(admin, internal);
+  return new OperatorTokens(admin, internal, config.auth.metricsToken);
 }
 
 function announce(name: string, token: string, print: (line: string) => void): string {

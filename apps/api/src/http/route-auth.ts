@@ -1,7 +1,7 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
 import { ApiSecurity } from '@nestjs/swagger';
 import { ApiErrors } from '../openapi/api-errors';
-import { AdminTokenGuard, ApiKeyGuard, InternalTokenGuard } from './guards';
+import { AdminTokenGuard, ApiKeyGuard, InternalTokenGuard, MetricsTokenGuard } from './guards';
 
 /**
  * The credential of a controller's routes, enforced and documented in one decorator: the guard,
@@ -19,6 +19,13 @@ export const AdminAuth = () => routeAuth(AdminTokenGuard, 'admin', 'ADMIN_TOKEN'
 
 /** `/internal/*`: `Authorization: Bearer <INTERNAL_TOKEN>`. */
 export const InternalAuth = () => routeAuth(InternalTokenGuard, 'internal', 'INTERNAL_TOKEN');
+
+/**
+ * `GET /metrics`: Bearer METRICS_TOKEN only when it is set. On a route of a `@NoCredential()`
+ * class, so the document offers both: no credential, or the token.
+ */
+export const MetricsAuth = () =>
+  applyDecorators(UseGuards(MetricsTokenGuard), ApiSecurity('metrics'), ApiErrors(['unauthorized', 'METRICS_TOKEN is set and the request does not carry it']));
 
 /** A route that takes no credential (documented as such, so that a forgotten one stands out). */
 export const NoCredential = () => ApiSecurity({});

@@ -4,12 +4,15 @@ import type {
   CreatedWebhook,
   DeliveryPage,
   DeliveryStatus,
+  EventEnvelope,
+  EventPage,
   EventType,
   Run,
   SendNotFound,
   SendStatus,
   Webhook,
   WebhookInput,
+  WebhookStats,
   WebhookTarget,
   WebhookTargetInput,
   Workflow,
@@ -70,26 +73,29 @@ export class ApiClient {
   rotateSecret = (id: string) => this.call<{ secret: string }>('POST', `/v3/Webhook/${seg(id)}/rotate-secret`);
   sendTest = (id: string, type?: string) => this.call<{ eventId: string }>('POST', `/v3/Webhook/${seg(id)}/test`, type ? { type } : undefined);
 
-  listDeliveries = (id: string, query: { status?: DeliveryStatus; cursor?: string; limit?: number } = {}) => {
-    const params = new URLSearchParams();
-    if (query.status) params.set('status', query.status);
-    if (query.cursor) params.set('cursor', query.cursor);
-    if (query.limit) params.set('limit', String(query.limit));
-    const search = params.toString() ? `?${params.toString()}` : '';
-    return this.call<DeliveryPage>('GET', `/v3/Webhook/${seg(id)}/deliveries${search}`);
-  };
+  listDeliveries = (id: string, q: { status?: DeliveryStatus; cursor?: string; limit?: number } = {}) =>
+    this.call<DeliveryPage>('GET', `/v3/Webhook/${seg(id)}/deliveries${query({ status: q.status, cursor: q.cursor, limit: q.limit ? String(q.limit) : undefined })}`);
   retryDelivery = (id: string, deliveryId: string) => this.call<object>('POST', `/v3/Webhook/${seg(id)}/deliveries/${seg(deliveryId)}/retry`);
   recover = (id: string, since: string) => this.call<{ count: number }>('POST', `/v3/Webhook/${seg(id)}/recover`, { since });
+  webhookStats = (id: string, since?: string) => this.call<WebhookStats>('GET', `/v3/Webhook/${seg(id)}/stats${query({ since })}`);
+
+  // ---------------------------------------------------------------- the event feed (§9.2)
+
+  listEvents = (q: { type?: string; since?: string; limit?: number; cursor?: string } = {}) =>
+    this.call<EventPage>('GET', `/v3/events${query({ type: q.type, since: q.since, limit: q.limit === undefined ? undefined : String(q.limit), cursor: q.cursor })}`);
+  getEvent = (id: string) => this.call<EventEnvelope>('GET', `/v3/events/${seg(id)}`);
 
   // ---------------------------------------------------------------- automations (§6)
 
   listTargets = () => this.call<{ targets: WebhookTarget[] }>('GET', '/v3/automations/webhook-targets').then((r) => r.targets);
   createTarget = (input: WebhookTargetInput) => this.call<WebhookTarget>('POST', '/v3/automations/webhook-targets', input);
+  updateTarget = (id: string, input: WebhookTargetInput) => this.call<WebhookTarget>('PUT', `/v3/automations/webhook-targets/${seg(id)}`, input);
   deleteTarget = (id: string) => this.call<void>('DELETE', `/v3/automations/webhook-targets/${seg(id)}`);
 
   listWorkflows = () => this.call<{ workflows: Workflow[] }>('GET', '/v3/automations/workflows').then((r) => r.workflows);
   getWorkflow = (id: string) => this.call<Workflow>('GET', `/v3/automations/workflows/${seg(id)}`);
   createWorkflow = (input: WorkflowInput) => this.call<Workflow>('POST', '/v3/automations/workflows', input);
+  updateWorkflow = (id: string, input: WorkflowInput) => this.call<Workflow>('PUT', `/v3/automations/workflows/${seg(id)}`, input);
   deleteWorkflow = (id: string) => this.call<void>('DELETE', `/v3/automations/workflows/${seg(id)}`);
   activateWorkflow = (id: string) => this.call<ActivatedWorkflow>('POST', `/v3/automations/workflows/${seg(id)}/activate`);
   deactivateWorkflow = (id: string) => this.call<Workflow>('POST', `/v3/automations/workflows/${seg(id)}/deactivate`);
@@ -140,6 +146,14 @@ export class ApiClient {
     if (response.status === 401) this.options.onUnauthorized?.(error);
     return error;
   }
+}
+
+/** `?a=1&b=2` of the parameters given, or nothing. */
+function query(params: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, value);
+  const text = search.toString();
+  return text ? `?${text}` : '';
 }
 
 /** An id as one path segment: ids come from the API, but a pasted one may hold anything. */

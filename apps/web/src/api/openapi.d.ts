@@ -45,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics in the text exposition format */
+        /** Prometheus metrics in the text exposition format (Bearer METRICS_TOKEN when it is set) */
         get: operations["ops_metrics"];
         put?: never;
         post?: never;
@@ -62,11 +62,30 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List accounts, oldest first */
+        get: operations["admin_listAccounts"];
         put?: never;
         /** Create an account and its first API key (shown once) */
         post: operations["admin_createAccount"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an account */
+        get: operations["admin_getAccount"];
+        put?: never;
+        post?: never;
+        /** Delete an account and everything it owns; its waiting work is cancelled, its keys refused within 5 s */
+        delete: operations["admin_deleteAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -79,7 +98,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List an account's API keys that are not revoked (never the keys themselves) */
+        get: operations["admin_listApiKeys"];
         put?: never;
         /** Create another API key for an account (shown once) */
         post: operations["admin_createApiKey"];
@@ -452,6 +472,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every event of the account, newest first, as its webhooks receive it */
+        get: operations["v3_listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event: the same JSON value as the body its deliveries carry */
+        get: operations["v3_getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every event of the account, newest first, as its webhooks receive it */
+        get: operations["v2_listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event: the same JSON value as the body its deliveries carry */
+        get: operations["v2_getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/events": {
         parameters: {
             query?: never;
@@ -790,6 +878,49 @@ export interface components {
             name: string;
             /** @description The account API key. Shown once: store it now. */
             apiKey: string;
+            /**
+             * @description Id of that key, to revoke it later
+             * @example key_01jd2x7q9m3k8p4r6t1v5w0y2z
+             */
+            apiKeyId: string;
+        };
+        AccountView: {
+            /** @example 42 */
+            id: number;
+            /** @example Acme */
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            createdAt: string;
+        };
+        AccountPageView: {
+            accounts: components["schemas"]["AccountView"][];
+            /** @description Pass as cursor for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        ApiKeyView: {
+            /** @example key_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /**
+             * @description First 8 characters of the key; null for keys created before prefixes were kept
+             * @example sk_Xq3vB
+             */
+            prefix: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last authenticated use; may lag by up to a minute; null if never used
+             */
+            lastUsedAt: string | null;
+        };
+        ApiKeyListView: {
+            apiKeys: components["schemas"]["ApiKeyView"][];
         };
         CreatedApiKeyView: {
             /** @example key_01jd2x7q9m3k8p4r6t1v5w0y2z */
@@ -847,6 +978,11 @@ export interface components {
              */
             disabledAt: string | null;
             /**
+             * @description Why it is disabled: by the failure counter or by the disable route; null while enabled
+             * @enum {string|null}
+             */
+            disabledReason: "consecutive_failures" | "manual" | null;
+            /**
              * Format: date-time
              * @example 2025-11-22T02:00:00.000Z
              */
@@ -892,6 +1028,11 @@ export interface components {
              * @example 2025-11-22T02:00:00.000Z
              */
             disabledAt: string | null;
+            /**
+             * @description Why it is disabled: by the failure counter or by the disable route; null while enabled
+             * @enum {string|null}
+             */
+            disabledReason: "consecutive_failures" | "manual" | null;
             /**
              * Format: date-time
              * @example 2025-11-22T02:00:00.000Z
@@ -958,6 +1099,17 @@ export interface components {
             error: "timeout" | "connection_refused" | "dns" | "tls" | "blocked_address" | "invalid_url" | "connection_reset" | null;
             /** @description The start of the answer body, at most 4 KB (empty when none arrived) */
             responseBody: string;
+            /**
+             * @description The headers sent, names in lowercase and the same in both families; null for attempts made before they were kept
+             * @example {
+             *       "content-type": "application/json",
+             *       "x-service-event-id": "evt_01jd2x7q9m3k8p4r6t1v5w0y2z",
+             *       "x-service-event-type": "email.delivered"
+             *     }
+             */
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
         };
         DeliveryV3View: {
             /** @example del_01jd2x7q9m3k8p4r6t1v5w0y2z */
@@ -1033,6 +1185,11 @@ export interface components {
              */
             disabled_at: string | null;
             /**
+             * @description Why it is disabled: by the failure counter or by the disable route; null while enabled
+             * @enum {string|null}
+             */
+            disabled_reason: "consecutive_failures" | "manual" | null;
+            /**
              * Format: date-time
              * @example 2025-11-22T02:00:00.000Z
              */
@@ -1079,6 +1236,11 @@ export interface components {
              */
             disabled_at: string | null;
             /**
+             * @description Why it is disabled: by the failure counter or by the disable route; null while enabled
+             * @enum {string|null}
+             */
+            disabled_reason: "consecutive_failures" | "manual" | null;
+            /**
              * Format: date-time
              * @example 2025-11-22T02:00:00.000Z
              */
@@ -1120,6 +1282,17 @@ export interface components {
             error: "timeout" | "connection_refused" | "dns" | "tls" | "blocked_address" | "invalid_url" | "connection_reset" | null;
             /** @description The start of the answer body, at most 4 KB (empty when none arrived) */
             response_body: string;
+            /**
+             * @description The headers sent, names in lowercase and the same in both families; null for attempts made before they were kept
+             * @example {
+             *       "content-type": "application/json",
+             *       "x-service-event-id": "evt_01jd2x7q9m3k8p4r6t1v5w0y2z",
+             *       "x-service-event-type": "email.delivered"
+             *     }
+             */
+            request_headers: {
+                [key: string]: string;
+            } | null;
         };
         DeliveryV2View: {
             /** @example del_01jd2x7q9m3k8p4r6t1v5w0y2z */
@@ -1162,6 +1335,45 @@ export interface components {
         };
         EventTypeListView: {
             types: components["schemas"]["EventTypeView"][];
+        };
+        EnvelopeAccountView: {
+            /** @example 42 */
+            id: number;
+            /** @example Acme */
+            name: string;
+        };
+        EnvelopeView: {
+            /** @example evt_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /** @example email.delivered */
+            type: string;
+            /**
+             * @description Unix seconds
+             * @example 1732238400
+             */
+            created: number;
+            /**
+             * @description The family of the route that serves it; the envelope is never snake_cased
+             * @enum {string}
+             */
+            apiVersion: "v3" | "v2";
+            account: components["schemas"]["EnvelopeAccountView"];
+            /** @description Valid against the schema of its type in GET /v3/events/types */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        EventFeedPageV3View: {
+            /** @description Newest first */
+            events: components["schemas"]["EnvelopeView"][];
+            /** @description Pass as cursor for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        EventFeedPageV2View: {
+            /** @description Newest first */
+            events: components["schemas"]["EnvelopeView"][];
+            /** @description Pass as cursor for the next page; null on the last */
+            next_cursor: string | null;
         };
         PublishEventDto: {
             /** @example 42 */
@@ -1723,11 +1935,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `internal_error`: an unexpected failure (the body never carries details) */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_listAccounts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPageView"];
+                };
+            };
+            /** @description `invalid_parameter`: limit out of range, or a cursor this list did not return */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1792,6 +2064,178 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: a JSON route called with another content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3663,6 +4107,250 @@ export interface operations {
             };
             /** @description `unauthorized`: missing or wrong api-key header */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v3_listEvents: {
+        parameters: {
+            query?: {
+                /** @description One event type, or several comma-separated */
+                type?: string;
+                /** @description Events created at or after this time */
+                since?: string;
+                limit?: number;
+                /** @description The next cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeedPageV3View"];
+                };
+            };
+            /** @description `invalid_parameter`: an unknown type, or a bad since, limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v3_getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such event in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v2_listEvents: {
+        parameters: {
+            query?: {
+                /** @description One event type, or several comma-separated */
+                type?: string;
+                /** @description Events created at or after this time */
+                since?: string;
+                limit?: number;
+                /** @description The next cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeedPageV2View"];
+                };
+            };
+            /** @description `invalid_parameter`: an unknown type, or a bad since, limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v2_getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such event in this account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

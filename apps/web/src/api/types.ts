@@ -12,6 +12,7 @@ export type ContractError = Schemas['Error'];
 
 export type Webhook = Schemas['WebhookV3View'];
 export type WebhookState = Schemas['WebhookState'];
+export type DisabledReason = NonNullable<Webhook['disabledReason']>;
 /** The create response alone carries the signing secret. */
 export type CreatedWebhook = Schemas['CreatedWebhookV3View'];
 export type WebhookInput = Schemas['CreateWebhookDto'];
@@ -21,6 +22,10 @@ export type DeliveryStatus = Schemas['DeliveryStatus'];
 export type DeliveryAttempt = Schemas['DeliveryAttemptV3View'];
 export type Delivery = Schemas['DeliveryV3View'];
 export type DeliveryPage = Schemas['DeliveryPageV3View'];
+
+/** The body every delivery of an event carries (CONTRACT §3), as the event feed serves it (§9.2). */
+export type EventEnvelope = Schemas['EnvelopeView'];
+export type EventPage = Schemas['EventFeedPageV3View'];
 
 export type WebhookTarget = Schemas['WebhookTargetView'];
 export type WebhookTargetInput = Schemas['WebhookTargetBody'];
@@ -41,3 +46,18 @@ export type SendNotFound = Schemas['SendNotFoundView'];
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'skipped', 'cancelled'] as const satisfies readonly DeliveryStatus[];
 const everyStatusListed: Exclude<DeliveryStatus, (typeof DELIVERY_STATUSES)[number]> extends never ? true : never = true;
 void everyStatusListed;
+
+/*
+ * HAND-WRITTEN until the server documents the route: GET /v3/Webhook/{id}/stats (CONTRACT §9.3)
+ * is being added on another branch. Once docs/openapi.json has it, replace this with its
+ * generated schema (`Schemas['WebhookStatsV3View']` or whatever name it gets).
+ */
+export interface WebhookStats {
+  since: string;
+  until: string;
+  deliveries: Record<DeliveryStatus, number>;
+  attempts: { total: number; succeeded: number; failed: number };
+  successRate: number | null;
+  latencyMs: { p50: number | null; p95: number | null };
+  buckets: Array<{ start: string; succeeded: number; failed: number }>;
+}

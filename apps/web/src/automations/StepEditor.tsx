@@ -1,4 +1,5 @@
-import type { WebhookTarget } from '../api/types';
+import type { WebhookTarget, WorkflowStep } from '../api/types';
+import { TemplatePreview } from './TemplatePreview';
 
 /** A step as edited: the body template is text until the form is submitted. */
 export type DraftStep = { type: 'send_webhook'; targetId: string; body: string } | { type: 'delay'; seconds: string };
@@ -10,12 +11,16 @@ export function StepEditor({
   index,
   step,
   targets,
+  sampleBody,
+  workflow,
   onChange,
   onRemove,
 }: {
   index: number;
   step: DraftStep;
   targets: WebhookTarget[];
+  sampleBody: string;
+  workflow: { id: string; name: string };
   onChange: (step: DraftStep) => void;
   onRemove?: () => void;
 }) {
@@ -54,6 +59,7 @@ export function StepEditor({
               <code>{'{{ run.id }}'}</code> and <code>{'{{ account.id }}'}</code> are filled in at run time.
             </p>
           </div>
+          <TemplatePreview index={index} template={step.body} sampleBody={sampleBody} workflow={workflow} />
         </>
       ) : (
         <div class="field">
@@ -82,4 +88,11 @@ export function toSteps(drafts: DraftStep[]) {
     }
     return { type: 'send_webhook' as const, targetId: step.targetId, body };
   });
+}
+
+/** The API's steps as draft steps, for editing. */
+export function toDrafts(steps: WorkflowStep[]): DraftStep[] {
+  return steps.map((step) =>
+    step.type === 'delay' ? { type: 'delay', seconds: String(step.seconds) } : { type: 'send_webhook', targetId: step.targetId, body: JSON.stringify(step.body, null, 2) },
+  );
 }

@@ -1,16 +1,16 @@
 import { useState } from 'preact/hooks';
-import type { WebhookTargetInput } from '../api/types';
+import type { WebhookTarget, WebhookTargetInput } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { HeaderRows, HeaderRow, headersOf } from './HeaderRows';
 
-type Signing = 'none' | 'generate' | 'own';
+type Signing = 'keep' | 'none' | 'generate' | 'own';
 
-/** Create a webhook target: name, URL, custom headers, and an optional signing key. */
-export function TargetForm({ onSubmit, onCancel }: { onSubmit: (input: WebhookTargetInput) => Promise<void>; onCancel: () => void }) {
-  const [name, setName] = useState('');
-  const [url, setUrl] = useState('');
-  const [headers, setHeaders] = useState<HeaderRow[]>([]);
-  const [signing, setSigning] = useState<Signing>('generate');
+/** Create or edit (PUT) a webhook target: name, URL, custom headers, and an optional signing key. */
+export function TargetForm({ initial, onSubmit, onCancel }: { initial?: WebhookTarget; onSubmit: (input: WebhookTargetInput) => Promise<void>; onCancel: () => void }) {
+  const [name, setName] = useState(initial?.name ?? '');
+  const [url, setUrl] = useState(initial?.url ?? '');
+  const [headers, setHeaders] = useState<HeaderRow[]>(() => Object.entries(initial?.headers ?? {}).map(([n, value]) => ({ name: n, value })));
+  const [signing, setSigning] = useState<Signing>(initial ? 'keep' : 'generate');
   const [ownKey, setOwnKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -22,9 +22,11 @@ export function TargetForm({ onSubmit, onCancel }: { onSubmit: (input: WebhookTa
     try {
       const input: WebhookTargetInput = { name: name.trim(), url: url.trim() };
       const h = headersOf(headers);
-      if (Object.keys(h).length > 0) input.headers = h;
+      // On edit the headers are always sent, so that removing the last one clears them.
+      if (initial || Object.keys(h).length > 0) input.headers = h;
       if (signing === 'generate') input.generateSigningKey = true;
       if (signing === 'own') input.signingKey = ownKey;
+      if (signing === 'none' && initial) input.signingKey = null;
       await onSubmit(input);
     } catch (caught) {
       setError(caught);
@@ -34,7 +36,7 @@ export function TargetForm({ onSubmit, onCancel }: { onSubmit: (input: WebhookTa
   };
 
   return (
-    <form class="card" onSubmit={submit} method="post" action="#" aria-label="New webhook target">
+    <form class="card" onSubmit={submit} method="post" action="#" aria-label={initial ? `Edit webhook target ${initial.name}` : 'New webhook target'}>
       <div class="field">
         <label for="target-name">Name</label>
         <input id="target-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -46,6 +48,11 @@ export function TargetForm({ onSubmit, onCancel }: { onSubmit: (input: WebhookTa
       <HeaderRows rows={headers} onChange={setHeaders} />
       <fieldset class="radios">
         <legend>Signing (X-Service-Automation-Signature)</legend>
+        {initial ? (
+          <label class="check">
+            <input type="radio" name="signing" checked={signing === 'keep'} onChange={() => setSigning('keep')} /> Keep as it is ({initial.signed ? 'signed' : 'not signed'})
+          </label>
+        ) : null}
         <label class="check">
           <input type="radio" name="signing" checked={signing === 'none'} onChange={() => setSigning('none')} /> Not signed
         </label>
@@ -65,7 +72,7 @@ export function TargetForm({ onSubmit, onCancel }: { onSubmit: (input: WebhookTa
       <ErrorMessage error={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>
-          {busy ? 'Creating…' : 'Create target'}
+          {busy ? 'Saving…' : initial ? 'Save target' : 'Create target'}
         </button>
         <button type="button" onClick={onCancel}>
           Cancel

@@ -13,6 +13,7 @@ export function TargetsSection({ targets }: { targets: Resource<WebhookTarget[]>
   const api = useApi();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<WebhookTarget | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const remove = useAction(async (id: string) => {
     await api.deleteTarget(id);
     await targets.reload();
@@ -22,6 +23,13 @@ export function TargetsSection({ targets }: { targets: Resource<WebhookTarget[]>
     const target = await api.createTarget(input);
     setCreating(false);
     setCreated(target);
+    await targets.reload();
+  };
+
+  const save = async (id: string, input: WebhookTargetInput) => {
+    const target = await api.updateTarget(id, input);
+    setEditing(null);
+    setCreated(target.signingKey ? target : null);
     await targets.reload();
   };
 
@@ -36,7 +44,7 @@ export function TargetsSection({ targets }: { targets: Resource<WebhookTarget[]>
         ) : null}
       </div>
       {created?.signingKey ? (
-        <SecretReveal title={`Target created: ${created.name}`} label="Target signing key" value={created.signingKey} onDone={() => setCreated(null)} />
+        <SecretReveal title={`New signing key of target ${created.name}`} label="Target signing key" value={created.signingKey} onDone={() => setCreated(null)} />
       ) : null}
       {creating ? <TargetForm onSubmit={create} onCancel={() => setCreating(false)} /> : null}
       <ErrorMessage error={targets.error} context="The targets could not be loaded" />
@@ -64,7 +72,11 @@ export function TargetsSection({ targets }: { targets: Resource<WebhookTarget[]>
                 <dd class="mono">{target.id}</dd>
               </div>
             </dl>
+            {editing === target.id ? <TargetForm initial={target} onSubmit={(input) => save(target.id, input)} onCancel={() => setEditing(null)} /> : null}
             <div class="actions">
+              <button type="button" onClick={() => setEditing(target.id)} disabled={editing === target.id} aria-label={`Edit target ${target.name}`}>
+                Edit
+              </button>
               <ConfirmButton label="Delete" title={`Delete target ${target.name}?`} confirmLabel="Delete target" danger onConfirm={() => void remove.run(target.id)} disabled={remove.busy}>
                 <p>Workflows calling this target must be changed first; the server refuses otherwise and says which.</p>
               </ConfirmButton>

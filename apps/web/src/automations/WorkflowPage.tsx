@@ -12,6 +12,7 @@ import { Time } from '../components/Time';
 import { navigate } from '../router';
 import { RunList } from './RunList';
 import { stepSummary } from './step-summary';
+import { WorkflowForm } from './WorkflowForm';
 
 /** One workflow: activate (trigger URL shown once), deactivate, delete, and its runs. */
 export function WorkflowPage({ id }: { id: string }) {
@@ -20,6 +21,13 @@ export function WorkflowPage({ id }: { id: string }) {
   const targets = useResource(() => api.listTargets(), [api]);
   const [triggerUrl, setTriggerUrl] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
+  const [editing, setEditing] = useState(false);
+  const save = async (input: Parameters<typeof api.updateWorkflow>[1]) => {
+    await api.updateWorkflow(id, input);
+    setEditing(false);
+    setNotice('Saved: the next runs use these steps.');
+    await workflow.reload();
+  };
 
   const action = useAction(async (what: 'activate' | 'deactivate' | 'delete') => {
     setNotice('');
@@ -85,6 +93,9 @@ export function WorkflowPage({ id }: { id: string }) {
                   Activate
                 </button>
               )}
+              <button type="button" disabled={action.busy || editing} onClick={() => setEditing(true)}>
+                Edit name and steps
+              </button>
               <ConfirmButton label="Delete" title="Delete this workflow?" confirmLabel="Delete workflow" danger onConfirm={() => void action.run('delete')} disabled={action.busy}>
                 <p>The workflow and its runs are deleted, and its trigger URL answers 404. This cannot be undone.</p>
               </ConfirmButton>
@@ -93,6 +104,7 @@ export function WorkflowPage({ id }: { id: string }) {
             <Notice>{notice}</Notice>
             <ErrorMessage error={action.error} />
           </section>
+          {editing && targets.data ? <WorkflowForm key={w.updatedAt} initial={w} targets={targets.data} onSubmit={save} onCancel={() => setEditing(false)} /> : null}
           <RunList workflowId={w.id} />
         </>
       ) : workflow.loading ? (

@@ -1,8 +1,12 @@
 import type { EventType } from '../api/types';
+import { exampleFromSchema } from '../catalog/schema-example';
 
 export const MAX_EVENTS = 50;
 
-/** The catalog's event types, grouped as the catalog groups them, as checkboxes. */
+/**
+ * The catalog's event types, grouped as the catalog groups them, as checkboxes: each with its
+ * description and an example payload generated from its JSON Schema.
+ */
 export function EventPicker({ types, selected, onChange }: { types: EventType[]; selected: string[]; onChange: (events: string[]) => void }) {
   const groups = groupTypes(types);
   const chosen = new Set(selected);
@@ -31,19 +35,36 @@ export function EventPicker({ types, selected, onChange }: { types: EventType[];
                 <input type="checkbox" id={groupId} checked={all} onChange={(e) => toggleGroup(members, e.currentTarget.checked)} />
                 All {group} events
               </label>
-              {members.map((m) => (
-                <label key={m.type} class="check" title={m.description}>
-                  <input
-                    type="checkbox"
-                    name="events"
-                    value={m.type}
-                    checked={chosen.has(m.type)}
-                    disabled={full && !chosen.has(m.type)}
-                    onChange={(e) => toggle(m.type, e.currentTarget.checked)}
-                  />
-                  <span class="mono">{m.type}</span>
-                </label>
-              ))}
+              {members.map((m) => {
+                const describedBy = `type-${m.type.replace(/\W+/g, '-')}`;
+                return (
+                  <div key={m.type} class="event-type">
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        name="events"
+                        value={m.type}
+                        checked={chosen.has(m.type)}
+                        disabled={full && !chosen.has(m.type)}
+                        onChange={(e) => toggle(m.type, e.currentTarget.checked)}
+                        aria-describedby={describedBy}
+                      />
+                      <span class="mono">{m.type}</span>
+                    </label>
+                    <p class="hint" id={describedBy}>
+                      {m.description}
+                    </p>
+                    <details class="example">
+                      <summary>
+                        Example payload<span class="visually-hidden"> of {m.type}</span>
+                      </summary>
+                      <pre class="body" aria-label={`Example data of ${m.type}`}>
+                        {JSON.stringify(exampleFromSchema(m.schema), null, 2)}
+                      </pre>
+                    </details>
+                  </div>
+                );
+              })}
             </fieldset>
           );
         })}

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useAction } from '../api/use-action';
 import { ErrorMessage } from '../components/ErrorMessage';
+import { formatTime } from '../components/format-time';
 import { Notice } from '../components/Notice';
 
 /** Requeue every failed or skipped delivery created at or after a chosen time; says how many. */
@@ -14,7 +15,7 @@ export function RecoverForm({ webhookId, onRecovered }: { webhookId: string; onR
     const at = new Date(since);
     if (Number.isNaN(at.getTime())) throw new Error('Choose a date and time to recover from.');
     const { count } = await api.recover(webhookId, at.toISOString());
-    setResult(`${count} ${count === 1 ? 'delivery' : 'deliveries'} requeued (failed or skipped since ${at.toLocaleString()}).`);
+    setResult(`${count} ${count === 1 ? 'delivery' : 'deliveries'} requeued (failed or skipped since ${formatTime(at)}).`);
     await onRecovered();
   });
   return (

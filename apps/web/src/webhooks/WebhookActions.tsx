@@ -48,7 +48,7 @@ export function WebhookActions({
     action.run(async () => {
       const { eventId } = await api.sendTest(webhook.id, testType);
       onTestSent();
-      return `Test event ${eventId} (${testType}) is on its way.`;
+      return `Test event ${eventId} (${testType}) is on its way, to this webhook only. Its delivery is flagged as a test: it carries the header X-Service-Test: true.`;
     });
   const rotate = () =>
     action.run(async () => {
@@ -95,9 +95,12 @@ export function WebhookActions({
             </option>
           ))}
         </select>
-        <button type="button" disabled={action.busy} onClick={test}>
+        <button type="button" disabled={action.busy} onClick={test} aria-describedby="test-hint">
           Send test event
         </button>
+        <p class="hint" id="test-hint">
+          A sample of the chosen type, sent to this webhook only and flagged as a test (header <code>X-Service-Test: true</code>).
+        </p>
       </div>
       {newSecret ? <SecretReveal title="New signing secret" label="New signing secret" value={newSecret} onDone={() => setNewSecret(null)} /> : null}
       <Notice>{notice}</Notice>

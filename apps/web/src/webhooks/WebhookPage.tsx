@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
+import { usePolling } from '../api/use-polling';
 import { useResource } from '../api/use-resource';
 import type { WebhookInput } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -9,12 +10,14 @@ import { navigate } from '../router';
 import { DeliveryLog } from './DeliveryLog';
 import { WebhookActions } from './WebhookActions';
 import { WebhookForm } from './WebhookForm';
+import { WebhookHealth } from './WebhookHealth';
 import { WebhookState } from './WebhookState';
 
-/** One webhook: its settings and actions, then its delivery log. */
-export function WebhookPage({ id }: { id: string }) {
+/** One webhook, kept live: its state, settings and actions, its last 24 hours, then its delivery log. */
+export function WebhookPage({ id, eventId }: { id: string; eventId?: string }) {
   const api = useApi();
   const webhook = useResource(() => api.getWebhook(id), [api, id]);
+  usePolling(webhook.reload);
   const [editing, setEditing] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
 
@@ -66,7 +69,8 @@ export function WebhookPage({ id }: { id: string }) {
             onDeleted={() => navigate({ name: 'webhooks' })}
           />
           {editing ? <WebhookForm initial={w} submitLabel="Save changes" onSubmit={save} onCancel={() => setEditing(false)} /> : null}
-          <DeliveryLog webhookId={w.id} version={logVersion} />
+          <WebhookHealth webhookId={w.id} />
+          <DeliveryLog webhookId={w.id} version={logVersion} eventId={eventId} />
         </>
       ) : webhook.loading ? (
         <p>Loading…</p>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useAction } from '../api/use-action';
+import { usePolling } from '../api/use-polling';
 import { useResource } from '../api/use-resource';
 import type { CreatedWebhook, WebhookInput } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -11,10 +12,11 @@ import { WebhookForm } from './WebhookForm';
 
 const MAX_WEBHOOKS = 20;
 
-/** The account's webhooks: list with state, create (secret shown once), enable / disable in one click. */
+/** The account's webhooks, kept live: state and why, 24 h health, create (secret shown once), enable / disable in one click. */
 export function WebhooksPage() {
   const api = useApi();
   const list = useResource(() => api.listWebhooks(), [api]);
+  usePolling(list.reload);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [notice, setNotice] = useState('');
@@ -48,7 +50,7 @@ export function WebhooksPage() {
         </div>
       </div>
       <p class="lead">
-        Signed JSON POSTs to your endpoints when events happen in this account. {count} of {MAX_WEBHOOKS} webhooks.
+        Signed JSON POSTs to your endpoints when events happen in this account. {count} of {MAX_WEBHOOKS} webhooks. This page refreshes itself while it is open.
       </p>
       {created ? (
         <SecretReveal title={`Webhook created: ${created.url}`} label="Signing secret" value={created.secret} onDone={() => setCreated(null)} />

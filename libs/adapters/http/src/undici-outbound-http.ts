@@ -1,6 +1,7 @@
 import { Agent } from 'undici';
 import {
   OutboundHttp,
+  parseRetryAfter,
   RESPONSE_BODY_LIMIT_BYTES,
   type OutboundRequest,
   type OutboundResult,
@@ -31,6 +32,10 @@ const DEFAULT_CONNECTIONS_PER_ORIGIN = 10;
  */
 export class UndiciOutboundHttp extends OutboundHttp {
   private readonly agent: Agent;
+
+  get userAgent(): string {
+    return this.options.userAgent;
+  }
 
   constructor(private readonly options: UndiciOutboundHttpOptions) {
     super();
@@ -73,7 +78,9 @@ export class UndiciOutboundHttp extends OutboundHttp {
       });
       status = response.statusCode;
       const body = await readBodyPrefix(response.body, RESPONSE_BODY_LIMIT_BYTES);
-      return { status, durationMs: elapsed(), body, error: null };
+      const retryAfter = status === 429 || status === 503 ? response.headers['retry-after'] : undefined;
+      const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now());
+      return { status, durationMs: elapsed(), body, error: null, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     } catch (err) {
       // Once our timer fired, whatever undici reports (abort, socket closed...) is a timeout.
       const { kind, detail } = controller.signal.aborted

@@ -13,7 +13,16 @@ export interface TopicConsumerOptions {
   /** How long one pull request waits on the server for messages (min 1000). */
   fetchExpiresMs: number;
   failureBackoff: FailureBackoff;
+  /** How many more messages the handler takes now (ConsumeOptions.spareCapacity). */
+  spareCapacity: () => number;
+  maxHandlerFailures?: number;
+  giveUp?: (work: ReceivedWork, reason: string) => Promise<void>;
 }
+
+/** Messages asked for by one pull request at most: a process takes work in bites others can share. */
+const MAX_PULL = 128;
+/** How often a consumer whose handler had no capacity looks again, besides each finished message. */
+const CAPACITY_RECHECK_MS = 20;
 
 /** Stores the retry as an outbox row due at `at` (the delay lives in SQL, never in a held nak). */
 export type ScheduleRetry = (work: ReceivedWork, at: Date) => Promise<void>;
@@ -90,13 +99,18 @@ export class JetStreamTopicConsumer {
     // Asking for a handful of slots at a time keeps pull requests few while work flows.
     const refill = Math.max(1, Math.ceil(concurrency / 4));
     while (!this.stopSignal.signal.aborted && !this.reattach) {
-      const free = concurrency - this.inFlight.size - this.reserved;
-      if (free <= 0 || (this.fetches.size > 0 && free < refill)) {
+      const free = Math.min(concurrency - this.inFlight.size - this.reserved, MAX_PULL);
+      if (free <= 0 || (this.fetches.size > 0 && free < Math.min(refill, MAX_PULL))) {
         await this.nextChange();
         continue;
       }
-      this.reserved += free;
-      const task = this.fetch(consumer, free).finally(() => {
+      const wanted = Math.min(free, this.options.spareCapacity() - this.reserved);
+      if (wanted <= 0) {
+        await Promise.race([this.nextChange(), sleep(CAPACITY_RECHECK_MS, this.stopSignal.signal)]);
+        continue;
+      }
+      this.reserved += wanted;
+      const task = this.fetch(consumer, wanted).finally(() => {
         this.fetchTasks.delete(task);
         this.notify();
       });
@@ -153,18 +167,19 @@ export class JetStreamTopicConsumer {
       return;
     }
     let outcome: WorkOutcome;
+    let failed = false;
     try {
       const result: unknown = await this.handler(work);
       if (!isWorkOutcome(result)) throw new Error(`handler returned ${JSON.stringify(result)}, not a work outcome`);
       outcome = result;
     } catch (error) {
-      outcome = { kind: 'retry', at: failureRetryAt(this.clock.nowMs(), work.deliveryCount, this.options.failureBackoff) };
-      this.logger.warn(`work queue ${work.topic}: handler failed for ${work.id} (delivery ${work.deliveryCount}), retrying at ${outcome.at.toISOString()}: ${describeError(error)}`);
+      failed = true;
+      outcome = await this.afterHandlerFailure(work, error);
     }
     if (entry.released) return;
     if (outcome.kind === 'retry') {
       try {
-        await this.scheduleRetry(work, outcome.at);
+        await this.scheduleRetry(failed ? { ...work, failures: work.failures + 1 } : work, outcome.at);
       } catch (error) {
         // Left unacked: JetStream hands it out again after the ack wait.
         this.logger.warn(`work queue ${work.topic}: could not store the retry of ${work.id}, it returns after the ack wait: ${describeError(error)}`);
@@ -175,9 +190,28 @@ export class JetStreamTopicConsumer {
     if (!entry.released) safely(() => msg.ack());
   }
 
+  /** Retry later, or, once the handler has failed `maxHandlerFailures` times, give the item up. */
+  private async afterHandlerFailure(work: ReceivedWork, error: unknown): Promise<WorkOutcome> {
+    const { maxHandlerFailures, giveUp, topic } = this.options;
+    const failures = work.failures + 1;
+    const reason = describeError(error);
+    if (maxHandlerFailures !== undefined && giveUp && failures >= maxHandlerFailures) {
+      try {
+        await giveUp(work, reason);
+        this.logger.error({ msg: 'work item dead: its handler kept failing', topic, workId: work.id, failures, payload: work.payload, reason });
+        return { kind: 'drop', reason: `handler failed ${failures} times` };
+      } catch (giveUpError) {
+        this.logger.warn(`work queue ${topic}: could not give up ${work.id}, retrying: ${describeError(giveUpError)}`);
+      }
+    }
+    const at = failureRetryAt(this.clock.nowMs(), work.deliveryCount, this.options.failureBackoff);
+    this.logger.warn({ msg: 'work item handler failed, retrying', topic, workId: work.id, failures, retryAt: at.toISOString(), reason });
+    return { kind: 'retry', at };
+  }
+
   private toWork(msg: JsMsg): ReceivedWork {
-    const { id, prior, payload } = decodeEnvelope(msg.string());
-    return { id, topic: this.options.topic, payload, deliveryCount: prior + msg.info.deliveryCount };
+    const { id, prior, failures, payload } = decodeEnvelope(msg.string());
+    return { id, topic: this.options.topic, payload, deliveryCount: prior + msg.info.deliveryCount, failures };
   }
 
   /** Stops pulling, waits up to graceMs for work in hand, naks the rest for immediate redelivery. */

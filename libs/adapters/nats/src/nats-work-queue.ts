@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Clock, ConsumeOptions, newId, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
+import { Batcher, Clock, ConsumeOptions, newId, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
 import { LeasedRowWorker } from '../../database-queue/src/leased-row-worker';
 import { ClaimedRow, LeasedRows, NewLeasedRow } from '../../database-queue/src/leased-rows';
 import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../../database-queue/src/work-items';
@@ -8,6 +8,9 @@ import { JetStreamTopicConsumer } from './jetstream-topic-consumer';
 import { JetStreamTopology } from './jetstream-topology';
 import { NatsConnect, NatsLink } from './nats-link';
 import { encodeEnvelope } from './work-message';
+
+/** Outbox rows deleted by one statement at most. */
+const DELETE_CHUNK = 1000;
 
 export interface NatsWorkQueueOptions {
   /** NATS server URL(s), comma-separated or a list. */
@@ -53,6 +56,8 @@ export class NatsWorkQueue extends WorkQueue {
   private readonly relay: LeasedRowWorker;
   private readonly consumers = new Set<JetStreamTopicConsumer>();
   private readonly handOvers = new Set<Promise<void>>();
+  /** Published outbox rows, deleted together: hand-overs that finish at about the same time share one DELETE. */
+  private readonly cleared: Batcher<string[], void>;
   private readonly logger: QueueLogger;
   private readonly settings: Required<Omit<NatsWorkQueueOptions, 'servers' | 'prefix' | 'logger' | 'connect'>>;
 
@@ -83,6 +88,10 @@ export class NatsWorkQueue extends WorkQueue {
       failureBackoff: options.failureBackoff ?? DEFAULT_FAILURE_BACKOFF,
     };
     this.outbox = new LeasedRows(db, { name: 'outbox', extraColumns: ['work_id', 'prior_deliveries'] });
+    this.cleared = new Batcher(async (lists) => {
+      await this.outbox.deleteUnleased(lists.flat());
+      return lists.map(() => undefined);
+    }, { maxSize: 8 });
     this.topology = new JetStreamTopology(options.prefix);
     const servers = (Array.isArray(options.servers) ? options.servers : options.servers.split(',')).map((s) => s.trim()).filter(Boolean);
     this.link = new NatsLink({
@@ -153,6 +162,9 @@ export class NatsWorkQueue extends WorkQueue {
         maxAckPending: this.settings.maxAckPending,
         fetchExpiresMs: this.settings.fetchExpiresMs,
         failureBackoff: this.settings.failureBackoff,
+        spareCapacity: options.spareCapacity ?? (() => Infinity),
+        maxHandlerFailures: options.maxHandlerFailures,
+        giveUp: options.giveUp,
       },
       this.logger,
     );
@@ -191,6 +203,7 @@ export class NatsWorkQueue extends WorkQueue {
         payload: JSON.stringify(work.payload),
         dedupKey: null,
         availableAt: at.getTime(),
+        failures: work.failures,
         extra: { work_id: work.id, prior_deliveries: work.deliveryCount },
       },
     ]);
@@ -199,7 +212,7 @@ export class NatsWorkQueue extends WorkQueue {
   private async store(rows: NewLeasedRow[]): Promise<void> {
     const now = this.clock.nowMs();
     await this.outbox.insert(rows, now);
-    const due = rows.filter((row) => row.availableAt <= now).map((row) => row.id);
+    const due = rows.filter((row) => row.availableAt <= now);
     if (due.length === 0) return;
     this.db.afterCommit(() => {
       // Not awaited: the caller's commit should not wait on NATS. The relay covers any failure.
@@ -208,24 +221,36 @@ export class NatsWorkQueue extends WorkQueue {
     });
   }
 
-  /** The fast path: publish just-committed rows at once instead of on the relay's next poll. */
-  private async handOver(ids: string[]): Promise<void> {
+  /**
+   * The fast path: publish just-committed rows at once (pipelined: every publish in flight
+   * together) instead of on the relay's next poll, then delete them in batches. A row a relay took
+   * meanwhile is published twice under one msgID (stored once) and left to that relay to delete.
+   */
+  private async handOver(stored: NewLeasedRow[]): Promise<void> {
     if (!this.link.up) return;
     try {
-      // Re-read: rows skipped by a dedup key were never stored, and a relay may hold some already.
-      const rows = await this.outbox.unleased(ids);
+      const rows = await this.storedRows(stored);
       const published: string[] = [];
       await Promise.all(rows.map((row) => this.publish(row).then(() => published.push(row.id), () => undefined)));
-      await this.outbox.deleteUnleased(published);
+      for (let i = 0; i < published.length; i += DELETE_CHUNK) await this.cleared.submit(published.slice(i, i + DELETE_CHUNK));
     } catch (error) {
       this.logger.warn(`outbox: immediate hand-over failed, the relay will retry: ${describeError(error)}`);
     }
   }
 
+  /** Rows without a dedup key were all stored; keyed ones are read back, since a duplicate key was skipped. */
+  private async storedRows(rows: NewLeasedRow[]): Promise<Array<Omit<ClaimedRow, 'token'>>> {
+    const plain = rows
+      .filter((row) => row.dedupKey === null)
+      .map((row) => ({ id: row.id, topic: row.topic, payload: row.payload, deliveryCount: 0, failures: row.failures ?? 0, extra: row.extra ?? {} }));
+    const keyed = rows.filter((row) => row.dedupKey !== null).map((row) => row.id);
+    return keyed.length === 0 ? plain : [...plain, ...(await this.outbox.unleased(keyed))];
+  }
+
   private async publish(row: Omit<ClaimedRow, 'token'>): Promise<void> {
     const handles = this.link.current;
     if (!handles) throw new Error('NATS is not connected');
-    const body = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.payload);
+    const body = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.failures, row.payload);
     // msgID = row id: a row published twice (fast path and relay, or a lost delete) is stored once.
     await handles.js.publish(this.topology.subject(row.topic), body, { msgID: row.id, timeout: this.settings.requestTimeoutMs });
   }

@@ -1,5 +1,6 @@
 import { Provider } from '@nestjs/common';
-import { AccountRepository, ApiKeyRepository } from '../../../accounts/src';
+import { AccountDeletion, AccountRepository, ApiKeyRepository } from '../../../accounts/src';
+import { TypeormAccountDeletion } from './accounts/typeorm-account-deletion';
 import { TypeormAccountRepository, TypeormApiKeyRepository } from './accounts/typeorm-account.repository';
 import { TypeormDatabase } from './typeorm-database';
 import { AUTOMATION_REPOSITORIES } from './automations';
@@ -15,6 +16,7 @@ type RepositoryAdapter = new (db: TypeormDatabase) => object;
 const REPOSITORIES: Array<[abstract new (...args: never[]) => object, RepositoryAdapter]> = [
   [AccountRepository, TypeormAccountRepository],
   [ApiKeyRepository, TypeormApiKeyRepository],
+  [AccountDeletion, TypeormAccountDeletion],
   ...AUTOMATION_REPOSITORIES,
   ...EVENT_WEBHOOK_REPOSITORIES,
   [SendRepository, TypeormSendRepository],

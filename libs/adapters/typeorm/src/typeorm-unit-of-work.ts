@@ -13,4 +13,8 @@ export class TypeormUnitOfWork extends UnitOfWork {
   afterCommit(callback: () => void | Promise<void>): void {
     this.db.afterCommit(callback);
   }
+
+  inTransaction(): boolean {
+    return this.db.inTransaction();
+  }
 }

@@ -1,4 +1,5 @@
 import type { TransportErrorKind } from '../../../kernel/src';
+import type { DeliveryStatus } from './delivery';
 
 /** How one delivery attempt ended: an HTTP status class, or the transport error kind. */
 export interface DeliveryAttemptOutcome {
@@ -7,17 +8,42 @@ export interface DeliveryAttemptOutcome {
   reason: `${1 | 2 | 3 | 4 | 5}xx` | TransportErrorKind;
 }
 
-/**
- * The delivery worker's window for operations (metrics): called once per attempt made.
- * Implemented by an adapter (Prometheus); must never throw or block.
- */
-export abstract class DeliveryObserver {
-  abstract attempted(outcome: DeliveryAttemptOutcome, durationMs: number): void;
+export interface DeliveryIds {
+  accountId: number;
+  webhookId: string;
+  eventId: string;
+  deliveryId: string;
 }
 
-/** Observes nothing: the default when no operations adapter is wired (unit tests). */
-export class NoDeliveryObserver extends DeliveryObserver {
-  attempted(): void {}
+export interface AttemptReport extends DeliveryIds {
+  eventType: string;
+  attemptNo: number;
+  outcome: DeliveryAttemptOutcome;
+  httpStatus: number | null;
+  error: TransportErrorKind | null;
+  durationMs: number;
+  /** From the event's intake to the start of this attempt, for first attempts only. */
+  firstAttemptLatencyMs: number | null;
+  /** The delivery's status after the attempt; null when the attempt could not be recorded (lost claim). */
+  status: DeliveryStatus | null;
+}
+
+export interface DisableReport {
+  accountId: number;
+  webhookId: string;
+  reason: 'consecutive_failures' | 'manual';
+  consecutiveFailures: number;
+}
+
+/**
+ * The dispatcher's window for operations (metrics and log lines with ids as fields), implemented
+ * by an adapter. Calls must never throw or block.
+ */
+export abstract class DeliveryObserver {
+  abstract attempted(report: AttemptReport): void;
+  abstract disabled(report: DisableReport): void;
+  /** Events accepted at intake, by type. */
+  abstract accepted(eventType: string, count: number): void;
 }
 
 export function attemptOutcome(success: boolean, status: number | null, error: TransportErrorKind | null): DeliveryAttemptOutcome {

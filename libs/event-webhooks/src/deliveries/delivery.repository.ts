@@ -15,35 +15,73 @@ export interface ScheduledDelivery {
   nextAttemptAt: Date;
 }
 
+/** What a dispatcher needs of a delivery: the row without its attempts. */
+export type DispatchDelivery = Omit<Delivery, 'attempts'>;
+
 /** A delivery due for an attempt, with the exact body stored for it at intake. */
 export interface DispatchJob {
-  delivery: Delivery;
+  delivery: DispatchDelivery;
   body: string;
+  /** Changes whenever the webhook's settings, secrets or state change (cache key); null when the webhook is gone. */
+  webhookVersion: number | null;
+}
+
+export interface ClaimRequest {
+  id: string;
+  seq: number;
+}
+
+export interface HeldClaim {
+  id: string;
+  token: string;
+}
+
+/** One attempt to store with the delivery's new state; `attemptNo` counts from 1. */
+export interface RecordedAttempt {
+  deliveryId: string;
+  webhookId: string;
+  accountId: number;
+  attemptNo: number;
+  attempt: Attempt;
+  outcome: AttemptOutcome;
 }
 
 /**
  * Deliveries of events to webhooks. Every change of state is a conditional statement on the row
  * (status, seq, claim), so that concurrent dispatchers, retries and recovers cannot both win.
+ * Dispatch works on batches: one read, one claim and one write serve many deliveries.
  */
 export abstract class DeliveryRepository {
   /** Multi-row inserts (fan-out of a batch). */
   abstract insertMany(deliveries: NewDelivery[]): Promise<void>;
   abstract findForWebhook(webhookId: string, id: string): Promise<Delivery | null>;
-  /** Newest first. */
+  /** Newest first, each with its attempts. */
   abstract listForWebhook(webhookId: string, query: DeliveryPageQuery): Promise<Delivery[]>;
-  abstract findForDispatch(id: string): Promise<DispatchJob | null>;
+  /** The deliveries among `ids` that exist (with their bodies), in any order. */
+  abstract findForDispatch(ids: string[]): Promise<DispatchJob[]>;
   /**
-   * Takes the lease of a waiting, due, unclaimed delivery at `seq`: the guard that keeps two
-   * dispatchers from attempting the same delivery at once. False when someone else won.
+   * Takes the lease of each waiting, due, unclaimed delivery at its `seq`: the guard that keeps two
+   * dispatchers from attempting the same delivery at once. Returns the ids this call won, each
+   * with its webhook's version as of the claim (see DispatchJob.webhookVersion).
    */
-  abstract claim(id: string, seq: number, now: Date, leaseUntil: Date, token: string): Promise<boolean>;
+  abstract claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, number>>;
   /**
-   * Stores the attempts (those read with the claimed seq, plus the new one: nobody else can add one
-   * while the claim holds) and the outcome, releasing the claim and bumping seq; false when the claim was lost.
+   * Inside the recording transaction: the claims among `claims` still held (locked until commit, so
+   * nobody can take them between this check and the write). An attempt whose claim was lost is not
+   * recorded, and does not count on the webhook.
    */
-  abstract recordAttempt(id: string, claimToken: string, attempts: Attempt[], outcome: AttemptOutcome): Promise<boolean>;
+  abstract heldClaims(claims: HeldClaim[]): Promise<Set<string>>;
+  /** Appends each attempt and applies its outcome, releasing the claim and bumping seq. */
+  abstract recordAttempts(records: RecordedAttempt[]): Promise<void>;
   /** An unclaimed waiting delivery at `seq` to a final status (its webhook was disabled or deleted meanwhile). */
   abstract settle(id: string, seq: number, status: 'skipped' | 'cancelled', now: Date): Promise<boolean>;
+  /**
+   * Up to `limit` waiting, unclaimed deliveries due before `staleBefore` (their queue item is
+   * presumed lost), rescheduled for `now` with seq bumped. Returns them.
+   */
+  abstract rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]>;
+  /** A waiting delivery whose work keeps failing (not its calls: the handler itself) becomes `failed`, claim released. */
+  abstract abandon(id: string): Promise<boolean>;
   /** Waiting deliveries of the webhook to `status`; returns how many. */
   abstract settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number>;
   /**

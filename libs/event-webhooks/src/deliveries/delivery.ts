@@ -22,6 +22,8 @@ export interface Attempt {
   httpStatus: number | null;
   error: TransportErrorKind | null;
   responseBody: string;
+  /** The headers sent, names in lowercase (null for attempts stored before they were kept). */
+  requestHeaders: Record<string, string> | null;
 }
 
 export interface Delivery {
@@ -44,6 +46,10 @@ export interface Delivery {
   seq: number;
   /** Lease of the dispatcher attempting it now, if any. */
   claimedUntil: Date | null;
+  /** Attempts made so far (the attempts themselves are read only for views). */
+  attemptCount: number;
+  /** A delivery of the `test` route: sent with `X-Service-Test: true`. */
+  test: boolean;
 }
 
 export type DeliveryView = Pick<Delivery, 'id' | 'eventId' | 'eventType' | 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt'>;

@@ -20,7 +20,7 @@ describe(DeliveryWorker.name, () => {
 
   const createWebhook = async (events = ['email.delivered']) => h.service.create(acme, { url: 'https://hooks.example.com/in', events }, 'v3');
   const publish = async () => (await h.intake.publish([{ accountId: acme, type: 'email.delivered', data: delivered }]))[0];
-  const asWork = (item: WorkItem, deliveryCount = 1): ReceivedWork => ({ id: `w${Math.random()}`, topic: item.topic, payload: item.payload, deliveryCount });
+  const asWork = (item: WorkItem, deliveryCount = 1): ReceivedWork => ({ id: `w${Math.random()}`, topic: item.topic, payload: item.payload, deliveryCount, failures: 0 });
   /** Hands every queued item to the worker, the clock moved to each item's time first. */
   const drain = async () => {
     const outcomes = [];
@@ -47,21 +47,24 @@ describe(DeliveryWorker.name, () => {
     expect(request.body).toBe(body);
     expect(request.timeoutMs).toBe(h.settings.timeoutMs);
     expect(request.headers).toEqual({
-      'Content-Type': 'application/json',
-      'X-Service-Signature': expect.stringMatching(new RegExp(`^t=${t},v1=[0-9a-f]{64}$`)),
-      'X-Service-Event-Id': eventId,
-      'X-Service-Event-Type': 'email.delivered',
+      'content-type': 'application/json',
+      'x-service-signature': expect.stringMatching(new RegExp(`^t=${t},v1=[0-9a-f]{64}$`)),
+      'x-service-event-id': eventId,
+      'x-service-event-type': 'email.delivered',
       'webhook-id': eventId,
       'webhook-timestamp': String(t),
       'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
     });
-    expect(isValid(body, request.headers['X-Service-Signature'], secret, { now: t })).toBe(true);
+    expect(isValid(body, request.headers['x-service-signature'], secret, { now: t })).toBe(true);
     expect(isValidStandardWebhook(body, request.headers, secret, { now: t })).toBe(true);
     expect(onlyDelivery()).toMatchObject({
       status: 'succeeded',
       nextAttemptAt: null,
-      attempts: [{ at: h.clock.now(), durationMs: 3, httpStatus: 200, error: null, responseBody: '' }],
+      attempts: [
+        { at: h.clock.now(), durationMs: 3, httpStatus: 200, error: null, responseBody: '', requestHeaders: { ...request.headers, 'user-agent': h.http.userAgent } },
+      ],
     });
+    expect(request.headers['x-service-test']).toBeUndefined();
   });
 
   it('retries on the schedule with the same body, then fails', async () => {
@@ -106,10 +109,11 @@ describe(DeliveryWorker.name, () => {
     await drain();
 
     expect(h.observer.attempts).toEqual([
-      { outcome: { result: 'failed', reason: '5xx' }, durationMs: 3 },
-      { outcome: { result: 'failed', reason: 'timeout' }, durationMs: 10_000 },
-      { outcome: { result: 'succeeded', reason: '2xx' }, durationMs: 3 },
+      expect.objectContaining({ outcome: { result: 'failed', reason: '5xx' }, durationMs: 3, attemptNo: 1, httpStatus: 503, firstAttemptLatencyMs: 0, status: 'retrying' }),
+      expect.objectContaining({ outcome: { result: 'failed', reason: 'timeout' }, durationMs: 10_000, attemptNo: 2, error: 'timeout', firstAttemptLatencyMs: null }),
+      expect.objectContaining({ outcome: { result: 'succeeded', reason: '2xx' }, durationMs: 3, attemptNo: 3, status: 'succeeded' }),
     ]);
+    expect(h.observer.attempts[0]).toMatchObject({ accountId: acme, eventType: 'email.delivered' });
   });
 
   it('disables the webhook at exactly disableAfter consecutive failures, a success in between resetting the count', async () => {
@@ -201,8 +205,8 @@ describe(DeliveryWorker.name, () => {
     const waiting = sut.handle(asWork(second));
     await new Promise((r) => setImmediate(r));
     expect(h.http.requests).toHaveLength(0);
+    h.clock.advance(5); // a change moves the webhook's version (its updatedAt)
     await h.service.update(acme, webhook.id, { url: 'https://moved.example.com/in' });
-    h.clock.advance(5);
     release();
     await Promise.all([running, waiting]);
 
@@ -234,14 +238,14 @@ describe(DeliveryWorker.name, () => {
 
     const [during, after] = h.http.requests;
     const t = (r: typeof during) => Number(r.headers['webhook-timestamp']);
-    const header = parseSignatureHeader(during.headers['X-Service-Signature']);
+    const header = parseSignatureHeader(during.headers['x-service-signature']);
     expect(header.signatures).toHaveLength(2);
-    expect(isValid(during.body as string, during.headers['X-Service-Signature'], fresh, { now: t(during) })).toBe(true);
-    expect(isValid(during.body as string, during.headers['X-Service-Signature'], old, { now: t(during) })).toBe(true);
+    expect(isValid(during.body as string, during.headers['x-service-signature'], fresh, { now: t(during) })).toBe(true);
+    expect(isValid(during.body as string, during.headers['x-service-signature'], old, { now: t(during) })).toBe(true);
     expect(during.headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(isValidStandardWebhook(during.body as string, during.headers, old, { now: t(during) })).toBe(true);
-    expect(parseSignatureHeader(after.headers['X-Service-Signature']).signatures).toHaveLength(1);
-    expect(isValid(after.body as string, after.headers['X-Service-Signature'], old, { now: t(after) })).toBe(false);
+    expect(parseSignatureHeader(after.headers['x-service-signature']).signatures).toHaveLength(1);
+    expect(isValid(after.body as string, after.headers['x-service-signature'], old, { now: t(after) })).toBe(false);
   });
 
   it('makes a single extra attempt on a manual retry of a failed delivery', async () => {

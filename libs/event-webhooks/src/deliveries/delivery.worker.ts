@@ -1,125 +1,192 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ReceivedWork, WorkHandler, WorkOutcome, Clock, OutboundHttp, SecretBox, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { Batcher, Clock, OutboundHttp, ReceivedWork, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { SERVICE_SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../../signing/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
-import { disableWebhook } from '../webhooks/disable-webhook';
-import { Webhook } from '../webhooks/webhook';
-import { WebhookRepository } from '../webhooks/webhook.repository';
-import { afterAttempt, Attempt, isSuccess, isWaiting, WebhookStanding } from './delivery';
-import { DeliveryRepository, DispatchJob } from './delivery.repository';
+import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
+import { Attempt, isSuccess, isWaiting } from './delivery';
+import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob } from './delivery.repository';
 import { attemptOutcome, DeliveryObserver } from './delivery-observer';
-import { DELIVERY_TOPIC, deliveryWorkItem, readDeliveryWorkPayload } from './delivery-work';
-import { OriginLimiter, originOf } from './origin-limiter';
+import { DELIVERY_TOPIC, readDeliveryWorkPayload } from './delivery-work';
+import { DispatchLanes, originOf } from './lanes';
+import { CachedWebhook, signingSecrets, WebhookCache } from './webhook-cache';
 
 /** A claim outlives the call's own time limit by this much (signing, recording, a slow database). */
 const LEASE_MARGIN_MS = 30_000;
 /** When another dispatcher holds the claim, look again just after its lease would expire. */
 const BUSY_RECHECK_MARGIN_MS = 1_000;
+/** Deliveries read or claimed per statement at most. */
+const MAX_BATCH = 256;
+/** A receiver's Retry-After pauses its lane for this long at most; longer waits are the retry schedule's. */
+const MAX_PACING_MS = 60_000;
+/** Tries to record an attempt before giving up (the queue item then retries, after the claim's lease). */
+const RECORD_TRIES = 4;
+
+interface Claim {
+  token: string;
+  webhookVersion: number;
+}
 
 /**
  * Makes one delivery attempt per queue item. Delivery is at-least-once, so the item only names
- * the delivery and its seq: the row decides. An outdated or final delivery is dropped, an early
- * one waits, and the claim (a conditional UPDATE with a lease) keeps two dispatchers from
- * attempting the same delivery at once.
+ * the delivery and its seq: the row decides. Items that arrive together are read together and,
+ * once their lanes let them go, claimed together (a conditional UPDATE with a lease keeps two
+ * dispatchers from attempting the same delivery at once); the calls run concurrently, and their
+ * outcomes are recorded in batches by the AttemptRecorder.
  */
 @Injectable()
 export class DeliveryWorker extends WorkHandler {
   readonly topic = DELIVERY_TOPIC;
-  private readonly logger = new Logger(DeliveryWorker.name);
+  /**
+   * Far more than the calls in flight: items wait in their lanes without holding a call's place, so
+   * a saturated receiver's backlog never keeps the queue from handing out other accounts' work.
+   */
+  override readonly maxInFlight: number;
+  private readonly reads: Batcher<string, DispatchJob | null>;
+  private readonly claims: Batcher<ClaimRequest, Claim | null>;
+  /** Items in handle() now, and among them those whose call has started. */
+  private handling = 0;
+  private calling = 0;
 
   constructor(
     private readonly deliveries: DeliveryRepository,
-    private readonly webhooks: WebhookRepository,
+    private readonly webhooks: WebhookCache,
     private readonly http: OutboundHttp,
-    private readonly secretBox: SecretBox,
-    private readonly queue: WorkQueue,
-    private readonly uow: UnitOfWork,
+    private readonly lanes: DispatchLanes,
+    private readonly recorder: AttemptRecorder,
     private readonly clock: Clock,
     private readonly settings: EventWebhooksSettings,
-    private readonly limiter: OriginLimiter,
     private readonly observer: DeliveryObserver,
   ) {
     super();
+    this.maxInFlight = settings.concurrency * 16;
+    this.reads = new Batcher((ids) => this.readBatch(ids), { maxSize: MAX_BATCH, maxConcurrent: 2 });
+    this.claims = new Batcher((requests) => this.claimBatch(requests), { maxSize: MAX_BATCH, maxConcurrent: 2 });
+  }
+
+  /**
+   * More items are welcome while fewer than `concurrency` wait for a call's place; items parked
+   * behind a saturated or paused receiver do not count, so its backlog never stops other work.
+   */
+  override spareCapacity(): number {
+    return Math.max(0, this.settings.concurrency - (this.handling - this.calling - this.lanes.parked));
   }
 
   async handle(work: ReceivedWork): Promise<WorkOutcome> {
+    this.handling++;
+    try {
+      return await this.handleItem(work);
+    } finally {
+      this.handling--;
+    }
+  }
+
+  /** Its handler kept throwing (WORK_MAX_HANDLER_FAILURES): the delivery fails, its attempts kept. */
+  override async giveUp(work: ReceivedWork): Promise<void> {
+    const payload = readDeliveryWorkPayload(work.payload);
+    if (payload) await this.deliveries.abandon(payload.deliveryId);
+  }
+
+  private async handleItem(work: ReceivedWork): Promise<WorkOutcome> {
     const payload = readDeliveryWorkPayload(work.payload);
     if (!payload) return { kind: 'drop', reason: 'payload does not name a delivery' };
-    const job = await this.deliveries.findForDispatch(payload.deliveryId);
+    const job = await this.reads.submit(payload.deliveryId);
     if (!job) return { kind: 'drop', reason: `delivery ${payload.deliveryId} does not exist` };
     const { delivery } = job;
     if (!isWaiting(delivery.status) || delivery.seq !== payload.seq) return { kind: 'done' };
     const now = this.clock.now();
     if (delivery.nextAttemptAt && delivery.nextAttemptAt > now) return { kind: 'retry', at: delivery.nextAttemptAt };
 
-    const webhook = await this.webhooks.findById(delivery.webhookId);
-    if (!webhook || webhook.state === 'disabled') {
+    const webhook = job.webhookVersion === null ? null : await this.webhooks.get(delivery.webhookId, job.webhookVersion);
+    if (!webhook || webhook.webhook.state === 'disabled') {
       await this.deliveries.settle(delivery.id, delivery.seq, webhook ? 'skipped' : 'cancelled', now);
       return { kind: 'done' };
     }
-    const queuedAt = this.clock.nowMs();
-    return this.limiter.run(originOf(webhook.url), async () => {
-      // After a wait for the origin's slot, take the webhook as it is now (url, secrets); a
-      // webhook disabled or deleted meanwhile has settled its deliveries, so the claim fails.
-      const current = this.clock.nowMs() > queuedAt ? await this.webhooks.findById(webhook.id) : webhook;
-      return current ? this.attempt(job, current) : { kind: 'done' };
-    });
-  }
-
-  private async attempt({ delivery, body }: DispatchJob, webhook: Webhook): Promise<WorkOutcome> {
-    const startedAt = this.clock.now();
-    const token = randomUUID();
-    const leaseUntil = new Date(startedAt.getTime() + this.settings.timeoutMs + LEASE_MARGIN_MS);
-    if (!(await this.deliveries.claim(delivery.id, delivery.seq, startedAt, leaseUntil, token))) {
-      return this.afterLostClaim(delivery.id, delivery.seq);
-    }
-
-    const timestamp = Math.floor(startedAt.getTime() / 1000);
-    const signed = sign({ secrets: this.signingSecrets(webhook, startedAt), body, timestamp, id: delivery.eventId });
-    const result = await this.http.post({
-      url: webhook.url,
-      body,
-      timeoutMs: this.settings.timeoutMs,
-      headers: {
-        'Content-Type': 'application/json',
-        [SERVICE_SIGNATURE_HEADER]: signed.signature,
-        'X-Service-Event-Id': delivery.eventId,
-        'X-Service-Event-Type': delivery.eventType,
-        [WEBHOOK_ID_HEADER]: signed.webhookId,
-        [WEBHOOK_TIMESTAMP_HEADER]: signed.webhookTimestamp,
-        [WEBHOOK_SIGNATURE_HEADER]: signed.webhookSignature,
-      },
-    });
-    const attempt: Attempt = { at: startedAt, durationMs: result.durationMs, httpStatus: result.status, error: result.error, responseBody: result.body };
-    const success = isSuccess(result.status);
-    this.observe(success, result.status, result.error, result.durationMs);
-
-    const outcome = await this.uow.run(async () => {
-      const finishedAt = this.clock.now();
-      const standing = success ? await this.afterSuccess(webhook.id) : await this.afterFailure(webhook.id, finishedAt);
-      const next = afterAttempt({ success, retryStep: delivery.retryStep, retryScheduleMs: this.settings.retryScheduleMs, now: finishedAt, webhook: standing });
-      const recorded = await this.deliveries.recordAttempt(delivery.id, token, [...delivery.attempts, attempt], next);
-      if (recorded && next.nextAttemptAt) {
-        await this.queue.enqueue([deliveryWorkItem(delivery.id, delivery.seq + 1, next.nextAttemptAt)]);
+    return this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', async () => {
+      const claim = await this.claims.submit({ id: delivery.id, seq: delivery.seq });
+      if (!claim) return this.afterLostClaim(delivery.id, delivery.seq);
+      // The webhook as of the claim: a change made while this delivery waited in its lane counts.
+      const current = await this.webhooks.get(delivery.webhookId, claim.webhookVersion);
+      if (!current) return { kind: 'done' };
+      this.calling++;
+      try {
+        await this.attempt(job, current, claim.token);
+      } finally {
+        this.calling--;
       }
-      return next;
+      return { kind: 'done' };
     });
-    this.logger.debug(`delivery ${delivery.id} attempt ${delivery.attempts.length + 1}: ${result.status ?? result.error} in ${result.durationMs} ms, now ${outcome.status}`);
-    return { kind: 'done' };
   }
 
-  private observe(success: boolean, status: number | null, error: Attempt['error'], durationMs: number): void {
+  private async attempt({ delivery, body }: DispatchJob, cached: CachedWebhook, claimToken: string): Promise<void> {
+    const startedAt = this.clock.now();
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
+    const signed = sign({ secrets: signingSecrets(cached, startedAt), body, timestamp, id: delivery.eventId });
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      [SERVICE_SIGNATURE_HEADER.toLowerCase()]: signed.signature,
+      'x-service-event-id': delivery.eventId,
+      'x-service-event-type': delivery.eventType,
+      [WEBHOOK_ID_HEADER.toLowerCase()]: signed.webhookId,
+      [WEBHOOK_TIMESTAMP_HEADER.toLowerCase()]: signed.webhookTimestamp,
+      [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signed.webhookSignature,
+    };
+    if (delivery.test) headers['x-service-test'] = 'true';
+    const result = await this.http.post({ url: cached.webhook.url, body, timeoutMs: this.settings.timeoutMs, headers });
+    const origin = originOf(cached.webhook.url);
+    if (result.retryAfterMs !== undefined) this.lanes.pause(origin, this.clock.nowMs() + Math.min(result.retryAfterMs, MAX_PACING_MS));
+    const success = isSuccess(result.status);
+    const attempt: Attempt = {
+      at: startedAt,
+      durationMs: result.durationMs,
+      httpStatus: result.status,
+      error: result.error,
+      responseBody: result.body,
+      requestHeaders: { ...headers, 'user-agent': this.http.userAgent },
+    };
+    const recorded = await this.recordPatiently({ delivery, claimToken, attempt, success });
+    this.report(delivery, attempt, success, recorded ? recorded.outcome.status : null);
+  }
+
+  /**
+   * The call was made: losing its record would mean a second call once the claim runs out, so a
+   * failed write (storage briefly unavailable, a lock timeout) is tried again a few times first.
+   */
+  private async recordPatiently(finished: FinishedAttempt): Promise<RecordResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.recorder.record(finished);
+      } catch (error) {
+        if (attempt >= RECORD_TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+
+  private report(delivery: DispatchDelivery, attempt: Attempt, success: boolean, status: DispatchDelivery['status'] | null): void {
     try {
-      this.observer.attempted(attemptOutcome(success, status, error), durationMs);
+      this.observer.attempted({
+        accountId: delivery.accountId,
+        webhookId: delivery.webhookId,
+        eventId: delivery.eventId,
+        deliveryId: delivery.id,
+        eventType: delivery.eventType,
+        attemptNo: delivery.attemptCount + 1,
+        outcome: attemptOutcome(success, attempt.httpStatus, attempt.error),
+        httpStatus: attempt.httpStatus,
+        error: attempt.error,
+        durationMs: attempt.durationMs,
+        firstAttemptLatencyMs: delivery.attemptCount === 0 ? attempt.at.getTime() - delivery.createdAt.getTime() : null,
+        status,
+      });
     } catch {
-      // Metrics are best-effort: an observer's failure never changes a delivery.
+      // Metrics and logs are best-effort: an observer's failure never changes a delivery.
     }
   }
 
   /** Someone else holds the claim: if it dies, its lease runs out and this item tries again. */
   private async afterLostClaim(id: string, seq: number): Promise<WorkOutcome> {
-    const current = (await this.deliveries.findForDispatch(id))?.delivery;
+    const current = (await this.reads.submit(id))?.delivery;
     const now = this.clock.nowMs();
     if (current && isWaiting(current.status) && current.seq === seq && current.claimedUntil && current.claimedUntil.getTime() > now) {
       return { kind: 'retry', at: new Date(current.claimedUntil.getTime() + BUSY_RECHECK_MARGIN_MS) };
@@ -127,30 +194,18 @@ export class DeliveryWorker extends WorkHandler {
     return { kind: 'done' };
   }
 
-  private async afterSuccess(webhookId: string): Promise<WebhookStanding> {
-    await this.webhooks.resetFailures(webhookId);
-    return 'active';
+  private async readBatch(ids: string[]): Promise<Array<DispatchJob | null>> {
+    const jobs = new Map((await this.deliveries.findForDispatch([...new Set(ids)])).map((job) => [job.delivery.id, job]));
+    return ids.map((id) => jobs.get(id) ?? null);
   }
 
-  /** The counter goes up in one statement; reaching the threshold disables the webhook. */
-  private async afterFailure(webhookId: string, at: Date): Promise<WebhookStanding> {
-    const count = await this.webhooks.countFailure(webhookId);
-    if (!count) return 'deleted';
-    if (count.state === 'disabled') return 'disabled';
-    if (count.consecutiveFailures >= this.settings.disableAfter) {
-      await disableWebhook(this.webhooks, this.deliveries, webhookId, at);
-      this.uow.afterCommit(() => this.logger.warn(`webhook ${webhookId} disabled after ${count.consecutiveFailures} consecutive failed attempts`));
-      return 'disabled';
-    }
-    return 'active';
-  }
-
-  /** Newest first: the current secret, then the previous one while its grace period lasts. */
-  private signingSecrets(webhook: Webhook, now: Date): string[] {
-    const secrets = [this.secretBox.open(webhook.sealedSecret)];
-    if (webhook.sealedPreviousSecret && webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now) {
-      secrets.push(this.secretBox.open(webhook.sealedPreviousSecret));
-    }
-    return secrets;
+  private async claimBatch(requests: ClaimRequest[]): Promise<Array<Claim | null>> {
+    const token = randomUUID();
+    const now = this.clock.now();
+    const leaseUntil = new Date(now.getTime() + this.settings.timeoutMs + LEASE_MARGIN_MS);
+    const won = await this.deliveries.claimMany(requests, now, leaseUntil, token);
+    // Two items naming one delivery in the same batch: only the first may attempt it.
+    const given = new Set<string>();
+    return requests.map((r) => (won.has(r.id) && !given.has(r.id) && given.add(r.id) ? { token, webhookVersion: won.get(r.id)! } : null));
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AccountRepository } from '../../../accounts/src';
-import { Clock, EventPublisher, newId, NewEvent, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { Batcher, Clock, EventPublisher, newId, NewEvent, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { isWaiting } from '../deliveries/delivery';
+import { DeliveryObserver } from '../deliveries/delivery-observer';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { deliveryWorkItem } from '../deliveries/delivery-work';
 import { accountNotFound, webhookLimitExceeded } from '../event-webhooks.errors';
@@ -13,13 +14,22 @@ import { eventKey, EventRepository } from './event.repository';
 import { fanOut } from './fan-out';
 import { checkNewEvent, MAX_EVENTS_PER_BATCH } from './new-event';
 
+/** Requests of producers gathered into one transaction at most. */
+const MAX_REQUESTS_PER_GROUP = 64;
+
+type GroupResult = { ids: string[] } | { error: unknown };
+
 /**
  * Accepts account events (the kernel's EventPublisher): validates them, stores each event with
  * one delivery per subscribed webhook and hands the due deliveries to the queue, all in one
- * transaction (the caller's, when it has one open), so nothing is half-accepted.
+ * transaction, so nothing is half-accepted. Concurrent requests share that transaction (group
+ * commit): each still returns only once its events are committed. Called inside a caller's unit of
+ * work, the events join the caller's transaction instead.
  */
 @Injectable()
 export class EventIntakeService extends EventPublisher {
+  private readonly groups: Batcher<NewEvent[], GroupResult>;
+
   constructor(
     private readonly catalog: EventCatalog,
     private readonly accounts: AccountRepository,
@@ -29,8 +39,10 @@ export class EventIntakeService extends EventPublisher {
     private readonly queue: WorkQueue,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly observer: DeliveryObserver,
   ) {
     super();
+    this.groups = new Batcher((requests) => this.publishGroup(requests), { maxSize: MAX_REQUESTS_PER_GROUP, maxConcurrent: 2 });
   }
 
   /** Returns the ids in the order given; an id that was already accepted is accepted again without a second fan-out. */
@@ -40,25 +52,13 @@ export class EventIntakeService extends EventPublisher {
     }
     if (events.length === 0) return [];
     const checked = events.map((event, index) => checkNewEvent(event, this.catalog, events.length > 1 ? `events[${index}].` : ''));
-    const accountNames = await this.accountNames(checked.map((e) => e.accountId));
-    const now = this.clock.now();
-    const created = Math.floor(now.getTime() / 1000);
-    const sources: EnvelopeSource[] = checked.map((event) => ({
-      id: event.id ?? newId('evt', now.getTime()),
-      type: event.type,
-      created: event.created ?? created,
-      account: { id: event.accountId, name: accountNames.get(event.accountId)! },
-      data: event.data,
-    }));
-    // Read before the transaction opens, so that its first statement is a write (SQLite upgrades a
-    // read transaction to a write one only if no other process wrote meanwhile). A webhook disabled
-    // or deleted in between is caught by the worker, which checks the webhook again before each attempt.
-    const byAccount = groupByAccount(await this.webhooks.listForAccounts([...accountNames.keys()]));
-    await this.uow.run(() => this.store(sources, (event) => (byAccount.get(event.account.id) ?? []).filter((w) => subscribes(w, event.type)), now));
-    return sources.map((s) => s.id);
+    if (this.uow.inTransaction()) return (await this.publishTogether([checked]))[0];
+    const result = await this.groups.submit(checked);
+    if ('error' in result) throw result.error;
+    return result.ids;
   }
 
-  /** A sample event of `type` to this webhook alone (the `test` route); returns its id. */
+  /** A sample event of `type` to this webhook alone (the `test` route); its delivery is flagged as a test. */
   async publishSample(webhook: Webhook, type: string): Promise<string> {
     const account = await this.accounts.findById(webhook.accountId);
     if (!account) throw accountNotFound(webhook.accountId);
@@ -70,20 +70,76 @@ export class EventIntakeService extends EventPublisher {
       account: { id: account.id, name: account.name },
       data: this.catalog.get(type)!.example,
     };
-    await this.uow.run(() => this.store([event], () => [webhook], now));
+    await this.uow.run(() => this.store([event], () => [webhook], now, { test: true }));
     return event.id;
   }
 
-  private async store(sources: EnvelopeSource[], targetsOf: (event: EnvelopeSource) => Webhook[], now: Date): Promise<void> {
-    const plans = uniqueEvents(sources).map((event) => fanOut(event, targetsOf(event), now));
+  /** One transaction for the whole group; when it fails, each request alone, so one cannot fail another. */
+  private async publishGroup(requests: NewEvent[][]): Promise<GroupResult[]> {
+    try {
+      return (await this.publishTogether(requests)).map((ids) => ({ ids }));
+    } catch (error) {
+      if (requests.length === 1) return [{ error }];
+    }
+    const results: GroupResult[] = [];
+    for (const request of requests) {
+      try {
+        results.push({ ids: (await this.publishTogether([request]))[0] });
+      } catch (error) {
+        results.push({ error });
+      }
+    }
+    return results;
+  }
+
+  private async publishTogether(requests: NewEvent[][]): Promise<string[][]> {
+    const all = requests.flat();
+    const accountNames = await this.accountNames(all.map((e) => e.accountId));
+    const now = this.clock.now();
+    const created = Math.floor(now.getTime() / 1000);
+    const sources = requests.map((events) =>
+      events.map(
+        (event): EnvelopeSource => ({
+          id: event.id ?? newId('evt', now.getTime()),
+          type: event.type,
+          created: event.created ?? created,
+          account: { id: event.accountId, name: accountNames.get(event.accountId)! },
+          data: event.data,
+        }),
+      ),
+    );
+    // Read before the transaction opens, so that its first statement is a write (SQLite upgrades a
+    // read transaction to a write one only if no other process wrote meanwhile). A webhook disabled
+    // or deleted in between is caught by the worker, which checks the delivery's webhook before each attempt.
+    const byAccount = groupByAccount(await this.webhooks.listForAccounts([...accountNames.keys()]));
+    const targetsOf = (event: EnvelopeSource) => (byAccount.get(event.account.id) ?? []).filter((w) => subscribes(w, event.type));
+    await this.uow.run(() => this.store(sources.flat(), targetsOf, now, { test: false }));
+    return sources.map((events) => events.map((s) => s.id));
+  }
+
+  private async store(sources: EnvelopeSource[], targetsOf: (event: EnvelopeSource) => Webhook[], now: Date, options: { test: boolean }): Promise<void> {
+    const plans = uniqueEvents(sources).map((event) => fanOut(event, targetsOf(event), now, options));
     const inserted = await this.events.insertNew(plans.map((p) => p.event));
-    const deliveries = plans.filter((p) => inserted.has(eventKey(p.event))).flatMap((p) => p.deliveries);
+    const stored = plans.filter((p) => inserted.has(eventKey(p.event)));
+    this.uow.afterCommit(() => this.countAccepted(stored.map((p) => p.event.type)));
+    const deliveries = stored.flatMap((p) => p.deliveries);
     if (deliveries.length === 0) return;
     await this.deliveries.insertMany(deliveries);
     const due = deliveries.filter((d) => isWaiting(d.status));
     if (due.length > 0) await this.queue.enqueue(due.map((d) => deliveryWorkItem(d.id, d.seq, d.nextAttemptAt!)));
   }
 
+  private countAccepted(types: string[]): void {
+    const counts = new Map<string, number>();
+    for (const type of types) counts.set(type, (counts.get(type) ?? 0) + 1);
+    try {
+      for (const [type, count] of counts) this.observer.accepted(type, count);
+    } catch {
+      // metrics are best-effort
+    }
+  }
+
+  /** Names of the accounts; an unknown one fails the request that names it. */
   private async accountNames(ids: number[]): Promise<Map<number, string>> {
     const distinct = [...new Set(ids)];
     const accounts = await Promise.all(distinct.map((id) => this.accounts.findById(id)));

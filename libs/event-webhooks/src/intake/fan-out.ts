@@ -14,7 +14,7 @@ export interface FanOut {
  * disabled (kept so that `recover` can bring it back). The envelope is serialized once per API
  * family among the targets.
  */
-export function fanOut(event: EnvelopeSource, targets: readonly Webhook[], now: Date): FanOut {
+export function fanOut(event: EnvelopeSource, targets: readonly Webhook[], now: Date, options: { test: boolean } = { test: false }): FanOut {
   const bodies: Partial<Record<ApiFamily, string>> = {};
   const deliveries = targets.map((webhook): NewDelivery => {
     bodies[webhook.apiVersion] ??= serializeEnvelope(event, webhook.apiVersion);
@@ -31,8 +31,12 @@ export function fanOut(event: EnvelopeSource, targets: readonly Webhook[], now: 
       createdAt: now,
       retryStep: 0,
       seq: 0,
+      attemptCount: 0,
+      test: options.test,
     };
   });
+  // The feed shows every event, subscribed or not: one envelope is always kept (it derives the other family's).
+  if (Object.keys(bodies).length === 0) bodies.v3 = serializeEnvelope(event, 'v3');
   return {
     event: { id: event.id, accountId: event.account.id, type: event.type, created: event.created, receivedAt: now, bodies },
     deliveries,

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { DeliveryWorker } from '../deliveries/delivery.worker';
-import { DeliveryAttemptOutcome, DeliveryObserver } from '../deliveries/delivery-observer';
-import { OriginLimiter } from '../deliveries/origin-limiter';
+import { AttemptRecorder } from '../deliveries/attempt-recorder';
+import { AttemptReport, DeliveryObserver, DisableReport } from '../deliveries/delivery-observer';
+import { DispatchLanes } from '../deliveries/lanes';
+import { WebhookCache } from '../deliveries/webhook-cache';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -22,6 +24,7 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
     rotationGraceMs: 86_400_000,
     timeoutMs: 10_000,
     originConcurrency: 4,
+    concurrency: 8,
     ...overrides,
   };
   const clock = new ManualClock();
@@ -31,20 +34,30 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
   const accounts = new InMemoryAccountRepository();
   const webhooks = new InMemoryWebhookRepository();
   const events = new InMemoryEventRepository();
-  const deliveries = new InMemoryDeliveryRepository(events);
+  const deliveries = new InMemoryDeliveryRepository(events, (id) => webhooks.rows.get(id)?.updatedAt.getTime() ?? null);
   const secretBox = new SecretBox(randomBytes(32));
   const observer = new RecordingDeliveryObserver();
-  const intake = new EventIntakeService(catalog, accounts, webhooks, events, deliveries, queue, uow, clock);
+  const intake = new EventIntakeService(catalog, accounts, webhooks, events, deliveries, queue, uow, clock, observer);
   const service = new WebhooksService(webhooks, deliveries, catalog, intake, secretBox, queue, uow, clock, settings);
-  const worker = new DeliveryWorker(deliveries, webhooks, http, secretBox, queue, uow, clock, settings, new OriginLimiter(settings.originConcurrency), observer);
-  return { observer, settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, service, worker };
+  const lanes = new DispatchLanes({ perOrigin: settings.originConcurrency, firstAttempts: settings.concurrency, retries: settings.concurrency }, () => clock.nowMs());
+  const recorder = new AttemptRecorder(deliveries, webhooks, queue, uow, clock, settings, observer);
+  const worker = new DeliveryWorker(deliveries, new WebhookCache(webhooks, secretBox), http, lanes, recorder, clock, settings, observer);
+  return { observer, settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, service, worker, lanes };
 }
 
 /** Keeps every attempt it was told of, for assertions. */
 export class RecordingDeliveryObserver extends DeliveryObserver {
-  readonly attempts: Array<{ outcome: DeliveryAttemptOutcome; durationMs: number }> = [];
-  attempted(outcome: DeliveryAttemptOutcome, durationMs: number): void {
-    this.attempts.push({ outcome, durationMs });
+  readonly attempts: AttemptReport[] = [];
+  readonly disables: DisableReport[] = [];
+  readonly acceptedEvents: Array<{ eventType: string; count: number }> = [];
+  attempted(report: AttemptReport): void {
+    this.attempts.push(report);
+  }
+  disabled(report: DisableReport): void {
+    this.disables.push(report);
+  }
+  accepted(eventType: string, count: number): void {
+    this.acceptedEvents.push({ eventType, count });
   }
 }
 

@@ -15,7 +15,7 @@ export class InMemoryWorkQueue extends WorkQueue {
   }
 
   async enqueue(items: WorkItem[]) {
-    this.enqueuedInTransaction.push(this.uow?.inTransaction ?? false);
+    this.enqueuedInTransaction.push(this.uow?.inTransaction() ?? false);
     for (const item of items) {
       if (item.key && this.items.some((i) => i.key === item.key)) continue;
       this.items.push(structuredClone(item));

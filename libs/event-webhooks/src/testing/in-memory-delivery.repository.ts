@@ -1,5 +1,14 @@
-import { Attempt, AttemptOutcome, Delivery, isWaiting, RECOVERABLE_STATUSES } from '../deliveries/delivery';
-import { DeliveryPageQuery, DeliveryRepository, DispatchJob, NewDelivery, ScheduledDelivery } from '../deliveries/delivery.repository';
+import { Delivery, isWaiting, RECOVERABLE_STATUSES } from '../deliveries/delivery';
+import {
+  ClaimRequest,
+  DeliveryPageQuery,
+  DeliveryRepository,
+  DispatchJob,
+  HeldClaim,
+  NewDelivery,
+  RecordedAttempt,
+  ScheduledDelivery,
+} from '../deliveries/delivery.repository';
 import { eventKey, EventRepository, StoredEvent } from '../intake/event.repository';
 
 export class InMemoryEventRepository extends EventRepository {
@@ -33,7 +42,11 @@ interface Row extends Delivery {
 export class InMemoryDeliveryRepository extends DeliveryRepository {
   readonly rows = new Map<string, Row>();
 
-  constructor(private readonly events: InMemoryEventRepository) {
+  constructor(
+    private readonly events: InMemoryEventRepository,
+    /** The webhook's version (updatedAt), null when it is gone. */
+    private readonly webhookVersion: (webhookId: string) => number | null = () => 0,
+  ) {
     super();
   }
 
@@ -56,27 +69,59 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       .slice(0, limit)
       .map((r) => this.copy(r));
   }
-  async findForDispatch(id: string): Promise<DispatchJob | null> {
-    const row = this.rows.get(id);
-    if (!row) return null;
-    return { delivery: this.copy(row), body: this.events.find(row.accountId, row.eventId)!.bodies[row.apiVersion]! };
+  async findForDispatch(ids: string[]): Promise<DispatchJob[]> {
+    return ids
+      .map((id) => this.rows.get(id))
+      .filter((row): row is Row => row !== undefined)
+      .map((row) => {
+        const { attempts: _attempts, ...delivery } = this.copy(row);
+        return { delivery, body: this.events.find(row.accountId, row.eventId)!.bodies[row.apiVersion]!, webhookVersion: this.webhookVersion(row.webhookId) };
+      });
   }
-  async claim(id: string, seq: number, now: Date, leaseUntil: Date, token: string) {
-    const row = this.rows.get(id);
-    if (!row || row.seq !== seq || !isWaiting(row.status) || (row.nextAttemptAt && row.nextAttemptAt > now) || this.claimed(row, now)) return false;
-    Object.assign(row, { claimedUntil: leaseUntil, claimToken: token });
-    return true;
+  async claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string) {
+    const won = new Map<string, number>();
+    for (const { id, seq } of claims) {
+      const row = this.rows.get(id);
+      if (!row || row.seq !== seq || !isWaiting(row.status) || (row.nextAttemptAt && row.nextAttemptAt > now) || this.claimed(row, now)) continue;
+      Object.assign(row, { claimedUntil: leaseUntil, claimToken: token });
+      won.set(id, this.webhookVersion(row.webhookId) ?? 0);
+    }
+    return won;
   }
-  async recordAttempt(id: string, claimToken: string, attempts: Attempt[], outcome: AttemptOutcome) {
-    const row = this.rows.get(id);
-    if (!row || row.claimToken !== claimToken) return false;
-    Object.assign(row, outcome, { attempts: structuredClone(attempts), seq: row.seq + 1, claimedUntil: null, claimToken: null });
-    return true;
+  async heldClaims(claims: HeldClaim[]) {
+    return new Set(claims.filter((c) => this.rows.get(c.id)?.claimToken === c.token).map((c) => c.id));
+  }
+  async recordAttempts(records: RecordedAttempt[]) {
+    for (const { deliveryId, attempt, outcome } of records) {
+      const row = this.rows.get(deliveryId)!;
+      Object.assign(row, outcome, {
+        attempts: [...row.attempts, structuredClone(attempt)],
+        attemptCount: row.attemptCount + 1,
+        seq: row.seq + 1,
+        claimedUntil: null,
+        claimToken: null,
+      });
+    }
   }
   async settle(id: string, seq: number, status: 'skipped' | 'cancelled', now: Date) {
     const row = this.rows.get(id);
     if (!row || row.seq !== seq || !isWaiting(row.status) || this.claimed(row, now)) return false;
     Object.assign(row, { status, nextAttemptAt: null });
+    return true;
+  }
+  async rescheduleStale(staleBefore: Date, now: Date, limit: number) {
+    const rows = [...this.rows.values()]
+      .filter((r) => isWaiting(r.status) && r.nextAttemptAt !== null && r.nextAttemptAt < staleBefore && !this.claimed(r, now))
+      .slice(0, limit);
+    return rows.map((r) => {
+      Object.assign(r, { nextAttemptAt: now, seq: r.seq + 1 });
+      return { id: r.id, seq: r.seq, nextAttemptAt: now };
+    });
+  }
+  async abandon(id: string) {
+    const row = this.rows.get(id);
+    if (!row || !isWaiting(row.status)) return false;
+    Object.assign(row, { status: 'failed', nextAttemptAt: null, claimedUntil: null, claimToken: null, seq: row.seq + 1 });
     return true;
   }
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled') {

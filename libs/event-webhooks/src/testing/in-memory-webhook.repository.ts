@@ -1,5 +1,5 @@
-import { Webhook } from '../webhooks/webhook';
-import { FailureCount, WebhookRepository, WebhookSettingsChange } from '../webhooks/webhook.repository';
+import { DisabledReason, Webhook } from '../webhooks/webhook';
+import { AttemptTally, FailureCount, WebhookRepository, WebhookSettingsChange } from '../webhooks/webhook.repository';
 
 export class InMemoryWebhookRepository extends WebhookRepository {
   readonly rows = new Map<string, Webhook>();
@@ -32,26 +32,26 @@ export class InMemoryWebhookRepository extends WebhookRepository {
   }
   async enable(id: string, at: Date) {
     const row = this.rows.get(id);
-    if (row) Object.assign(row, { state: 'enabled', consecutiveFailures: 0, disabledAt: null, updatedAt: at });
+    if (row) Object.assign(row, { state: 'enabled', consecutiveFailures: 0, disabledAt: null, disabledReason: null, updatedAt: at });
   }
-  async disable(id: string, at: Date) {
+  async disable(id: string, at: Date, reason: DisabledReason) {
     const row = this.rows.get(id);
     if (!row || row.state === 'disabled') return false;
-    Object.assign(row, { state: 'disabled', disabledAt: at, updatedAt: at });
+    Object.assign(row, { state: 'disabled', disabledAt: at, disabledReason: reason, updatedAt: at });
     return true;
   }
   async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date) {
     const row = this.rows.get(id);
     if (row) Object.assign(row, { sealedSecret, sealedPreviousSecret: sealedPrevious, previousSecretExpiresAt: previousExpiresAt, updatedAt: at });
   }
-  async countFailure(id: string): Promise<FailureCount | null> {
-    const row = this.rows.get(id);
-    if (!row) return null;
-    row.consecutiveFailures += 1;
-    return { consecutiveFailures: row.consecutiveFailures, state: row.state };
-  }
-  async resetFailures(id: string) {
-    const row = this.rows.get(id);
-    if (row) row.consecutiveFailures = 0;
+  async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
+    const counts = new Map<string, FailureCount>();
+    for (const { webhookId, failures, reset } of tallies) {
+      const row = this.rows.get(webhookId);
+      if (!row) continue;
+      row.consecutiveFailures = reset ? failures : row.consecutiveFailures + failures;
+      if (failures > 0) counts.set(webhookId, { consecutiveFailures: row.consecutiveFailures, state: row.state });
+    }
+    return counts;
   }
 }

@@ -1,10 +1,18 @@
-import { Webhook } from './webhook';
+import { DisabledReason, Webhook } from './webhook';
 
 export interface WebhookSettingsChange {
   url: string;
   events: string[];
   description: string | null;
   updatedAt: Date;
+}
+
+export interface AttemptTally {
+  webhookId: string;
+  /** Failed attempts after the last success of the batch (all of them when none succeeded). */
+  failures: number;
+  /** Whether an attempt of the batch succeeded (the counter restarts at `failures`). */
+  reset: boolean;
 }
 
 export interface FailureCount {
@@ -27,12 +35,15 @@ export abstract class WebhookRepository {
   abstract listForAccounts(accountIds: number[]): Promise<Webhook[]>;
   abstract updateSettings(id: string, change: WebhookSettingsChange): Promise<void>;
   abstract delete(id: string): Promise<void>;
-  /** state enabled, failures 0, disabledAt null. */
+  /** state enabled, failures 0, disabledAt and disabledReason null. */
   abstract enable(id: string, at: Date): Promise<void>;
-  /** enabled -> disabled; false when it was already disabled (or is gone). */
-  abstract disable(id: string, at: Date): Promise<boolean>;
+  /** enabled -> disabled, recording why; false when it was already disabled (or is gone). */
+  abstract disable(id: string, at: Date, reason: DisabledReason): Promise<boolean>;
   abstract replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<void>;
-  /** Adds one to the failure counter in one statement, then reads it back (in the same transaction). Null when the webhook is gone. */
-  abstract countFailure(id: string): Promise<FailureCount | null>;
-  abstract resetFailures(id: string): Promise<void>;
+  /**
+   * Applies a batch of attempts to the failure counters, one statement per webhook (`reset`: a
+   * success came before the `failures`, so the counter restarts from them). Returns the counter and
+   * state of each webhook that had failures, read in the same transaction; a webhook gone is absent.
+   */
+  abstract tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>>;
 }

@@ -5,6 +5,8 @@ import { invalidWebhookParameter, webhookLimitExceeded } from '../event-webhooks
 /** The API family a webhook was created through; its deliveries carry it as `apiVersion`. */
 export type ApiFamily = 'v3' | 'v2';
 export type WebhookState = 'enabled' | 'disabled';
+/** Why a webhook is disabled: by the failure counter, or by the disable route. */
+export type DisabledReason = 'consecutive_failures' | 'manual';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 export const MAX_EVENTS_PER_WEBHOOK = 50;
@@ -20,6 +22,8 @@ export interface Webhook {
   apiVersion: ApiFamily;
   consecutiveFailures: number;
   disabledAt: Date | null;
+  /** Null while enabled. */
+  disabledReason: DisabledReason | null;
   createdAt: Date;
   updatedAt: Date;
   /** The signing secret, sealed with the SecretBox. */
@@ -32,12 +36,12 @@ export interface Webhook {
 /** What the API shows of a webhook: no account, no secrets. */
 export type WebhookView = Pick<
   Webhook,
-  'id' | 'url' | 'events' | 'description' | 'state' | 'apiVersion' | 'consecutiveFailures' | 'disabledAt' | 'createdAt' | 'updatedAt'
+  'id' | 'url' | 'events' | 'description' | 'state' | 'apiVersion' | 'consecutiveFailures' | 'disabledAt' | 'disabledReason' | 'createdAt' | 'updatedAt'
 >;
 
 export function viewOf(webhook: Webhook): WebhookView {
-  const { id, url, events, description, state, apiVersion, consecutiveFailures, disabledAt, createdAt, updatedAt } = webhook;
-  return { id, url, events, description, state, apiVersion, consecutiveFailures, disabledAt, createdAt, updatedAt };
+  const { id, url, events, description, state, apiVersion, consecutiveFailures, disabledAt, disabledReason, createdAt, updatedAt } = webhook;
+  return { id, url, events, description, state, apiVersion, consecutiveFailures, disabledAt, disabledReason, createdAt, updatedAt };
 }
 
 export function subscribes(webhook: Pick<Webhook, 'events'>, type: string): boolean {

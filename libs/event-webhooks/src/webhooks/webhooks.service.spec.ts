@@ -33,6 +33,7 @@ describe(WebhooksService.name, () => {
         apiVersion: 'v3',
         consecutiveFailures: 0,
         disabledAt: null,
+        disabledReason: null,
         createdAt: h.clock.now(),
         updatedAt: h.clock.now(),
       });
@@ -96,17 +97,17 @@ describe(WebhooksService.name, () => {
     await expect(sut.get(acme, webhook.id)).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('disables (skipping waiting deliveries) and enables (state, counter and disabledAt reset)', async () => {
+  it('disables by hand (reason manual, waiting deliveries skipped) and enables (state, counter, disabledAt and reason reset)', async () => {
     const { webhook } = await create();
     await h.intake.publish([{ accountId: acme, type: 'email.delivered', data: delivered }]);
     h.webhooks.rows.get(webhook.id)!.consecutiveFailures = 4;
 
     const disabled = await sut.disable(acme, webhook.id);
-    expect(disabled).toMatchObject({ state: 'disabled', disabledAt: h.clock.now() });
+    expect(disabled).toMatchObject({ state: 'disabled', disabledAt: h.clock.now(), disabledReason: 'manual' });
     expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['skipped']);
 
     const enabled = await sut.enable(acme, webhook.id);
-    expect(enabled).toMatchObject({ state: 'enabled', consecutiveFailures: 0, disabledAt: null });
+    expect(enabled).toMatchObject({ state: 'enabled', consecutiveFailures: 0, disabledAt: null, disabledReason: null });
   });
 
   it('rotates the secret, keeping the previous one for the grace period', async () => {

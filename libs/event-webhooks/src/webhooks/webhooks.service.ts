@@ -8,6 +8,7 @@ import { deliveryWorkItem } from '../deliveries/delivery-work';
 import { deliveryNotFound, invalidWebhookParameter, webhookLimitExceeded, webhookNotFound } from '../event-webhooks.errors';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
+import { parseInstant } from '../iso-instant';
 import { disableWebhook } from './disable-webhook';
 import { ApiFamily, checkDescription, checkEvents, checkUrl, MAX_WEBHOOKS_PER_ACCOUNT, viewOf, Webhook, WebhookView } from './webhook';
 import { WebhookRepository } from './webhook.repository';
@@ -66,6 +67,7 @@ export class WebhooksService {
       apiVersion: family,
       consecutiveFailures: 0,
       disabledAt: null,
+      disabledReason: null,
       createdAt: now,
       updatedAt: now,
       sealedSecret: this.secretBox.seal(secret),
@@ -116,7 +118,7 @@ export class WebhooksService {
 
   async disable(accountId: number, id: string): Promise<WebhookView> {
     await this.find(accountId, id);
-    await this.uow.run(() => disableWebhook(this.webhooks, this.deliveries, id, this.clock.now()));
+    await this.uow.run(() => disableWebhook(this.webhooks, this.deliveries, id, this.clock.now(), 'manual'));
     return this.get(accountId, id);
   }
 
@@ -187,12 +189,4 @@ export class WebhooksService {
     if (!webhook) throw webhookNotFound(id);
     return webhook;
   }
-}
-
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-function parseInstant(value: unknown): Date {
-  const date = typeof value === 'string' && ISO_INSTANT.test(value) ? new Date(value) : null;
-  if (!date || Number.isNaN(date.getTime())) throw invalidWebhookParameter('since must be an ISO 8601 timestamp with a time zone, e.g. 2025-11-22T00:00:00Z');
-  return date;
 }

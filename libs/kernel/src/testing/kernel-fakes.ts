@@ -44,7 +44,7 @@ export class ImmediateUnitOfWork extends UnitOfWork {
     if (this.depth > 0) this.callbacks.push(callback);
     else void callback();
   }
-  get inTransaction(): boolean {
+  inTransaction(): boolean {
     return this.depth > 0;
   }
 }
@@ -54,6 +54,7 @@ export class ImmediateUnitOfWork extends UnitOfWork {
  * `respond` when the test sets it.
  */
 export class ScriptedOutboundHttp extends OutboundHttp {
+  readonly userAgent = 'WebhookServer/test';
   readonly requests: OutboundRequest[] = [];
   respond: (request: OutboundRequest) => Partial<OutboundResult>;
 

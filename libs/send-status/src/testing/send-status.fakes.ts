@@ -149,6 +149,10 @@ export class InMemoryUnitOfWork extends UnitOfWork {
     if (callbacks) callbacks.push(callback);
     else void Promise.resolve().then(callback);
   }
+
+  inTransaction(): boolean {
+    return this.context.getStore() !== undefined;
+  }
 }
 
 export class InMemoryJobLease extends JobLease {

@@ -1,8 +1,10 @@
 import { DeliveryRepository } from '../../../../event-webhooks/src/deliveries/delivery.repository';
+import { EventFeedRepository } from '../../../../event-webhooks/src/event-feed/event-feed.repository';
 import { EventRepository } from '../../../../event-webhooks/src/intake/event.repository';
 import { WebhookRepository } from '../../../../event-webhooks/src/webhooks/webhook.repository';
 import { TypeormDatabase } from '../typeorm-database';
 import { TypeormDeliveryRepository } from './typeorm-delivery.repository';
+import { TypeormEventFeedRepository } from './typeorm-event-feed.repository';
 import { TypeormEventRepository } from './typeorm-event.repository';
 import { TypeormWebhookRepository } from './typeorm-webhook.repository';
 
@@ -11,4 +13,5 @@ export const EVENT_WEBHOOK_REPOSITORIES: Array<[abstract new (...args: never[]) 
   [WebhookRepository, TypeormWebhookRepository],
   [EventRepository, TypeormEventRepository],
   [DeliveryRepository, TypeormDeliveryRepository],
+  [EventFeedRepository, TypeormEventFeedRepository],
 ];

@@ -1,6 +1,16 @@
 import type { TransportErrorKind } from '../../../../kernel/src';
-import { Attempt, AttemptOutcome, Delivery, DeliveryStatus, RECOVERABLE_STATUSES, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
-import { DeliveryPageQuery, DeliveryRepository, DispatchJob, NewDelivery, ScheduledDelivery } from '../../../../event-webhooks/src/deliveries/delivery.repository';
+import { Attempt, Delivery, DeliveryStatus, RECOVERABLE_STATUSES, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
+import {
+  ClaimRequest,
+  DeliveryPageQuery,
+  DeliveryRepository,
+  DispatchDelivery,
+  DispatchJob,
+  HeldClaim,
+  NewDelivery,
+  RecordedAttempt,
+  ScheduledDelivery,
+} from '../../../../event-webhooks/src/deliveries/delivery.repository';
 import type { ApiFamily } from '../../../../event-webhooks/src/webhooks/webhook';
 import { TypeormDatabase } from '../typeorm-database';
 import { dateOrNull, insertRows, placeholders } from './multi-row-insert';
@@ -13,30 +23,50 @@ interface DeliveryRow {
   event_type: string;
   api_version: ApiFamily;
   status: DeliveryStatus;
-  attempts: string;
   retry_step: number | string;
   seq: number | string;
   next_attempt_at: number | string | null;
   claimed_until: number | string | null;
   created_at: number | string;
+  attempt_count: number | string;
+  is_test: number | string;
 }
 
-interface StoredAttempt {
-  at: number;
-  durationMs: number;
-  httpStatus: number | null;
+interface AttemptRow {
+  delivery_id: string;
+  at: number | string;
+  duration_ms: number | string;
+  http_status: number | string | null;
   error: TransportErrorKind | null;
-  responseBody: string;
+  response_body: string;
+  request_headers: string | null;
 }
 
-const COLUMNS = 'id, webhook_id, account_id, event_id, event_type, api_version, status, attempts, retry_step, seq, next_attempt_at, claimed_until, created_at';
-const INSERT_COLUMNS = ['id', 'webhook_id', 'account_id', 'event_id', 'event_type', 'api_version', 'status', 'attempts', 'retry_step', 'seq', 'next_attempt_at', 'created_at'];
+const COLUMN_NAMES = [
+  'id',
+  'webhook_id',
+  'account_id',
+  'event_id',
+  'event_type',
+  'api_version',
+  'status',
+  'retry_step',
+  'seq',
+  'next_attempt_at',
+  'claimed_until',
+  'created_at',
+  'attempt_count',
+  'is_test',
+];
+const COLUMNS = COLUMN_NAMES.join(', ');
+const INSERT_COLUMNS = ['id', 'webhook_id', 'account_id', 'event_id', 'event_type', 'api_version', 'status', 'attempts', 'retry_step', 'seq', 'next_attempt_at', 'created_at', 'attempt_count', 'is_test'];
+const ATTEMPT_COLUMNS = ['delivery_id', 'attempt_no', 'webhook_id', 'account_id', 'at', 'duration_ms', 'http_status', 'error', 'response_body', 'request_headers'];
 const WAITING = WAITING_STATUSES.map((s) => `'${s}'`).join(', ');
 const RECOVERABLE = RECOVERABLE_STATUSES.map((s) => `'${s}'`).join(', ');
 /** Not leased, or its lease ran out (the dispatcher holding it died). */
 const UNCLAIMED = '(claimed_until IS NULL OR claimed_until <= ?)';
 
-function toDelivery(row: DeliveryRow): Delivery {
+function toDispatchDelivery(row: DeliveryRow): DispatchDelivery {
   return {
     id: row.id,
     webhookId: row.webhook_id,
@@ -45,16 +75,26 @@ function toDelivery(row: DeliveryRow): Delivery {
     eventType: row.event_type,
     apiVersion: row.api_version,
     status: row.status,
-    attempts: (JSON.parse(row.attempts) as StoredAttempt[]).map((a) => ({ ...a, at: new Date(a.at) })),
     nextAttemptAt: dateOrNull(row.next_attempt_at),
     createdAt: new Date(Number(row.created_at)),
     retryStep: Number(row.retry_step),
     seq: Number(row.seq),
     claimedUntil: dateOrNull(row.claimed_until),
+    attemptCount: Number(row.attempt_count),
+    test: Number(row.is_test) === 1,
   };
 }
 
-const storedAttempts = (attempts: Attempt[]): string => JSON.stringify(attempts.map((a): StoredAttempt => ({ ...a, at: a.at.getTime() })));
+function toAttempt(row: AttemptRow): Attempt {
+  return {
+    at: new Date(Number(row.at)),
+    durationMs: Number(row.duration_ms),
+    httpStatus: row.http_status === null ? null : Number(row.http_status),
+    error: row.error,
+    responseBody: row.response_body,
+    requestHeaders: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
+  };
+}
 
 export class TypeormDeliveryRepository extends DeliveryRepository {
   constructor(private readonly db: TypeormDatabase) {
@@ -70,18 +110,21 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
       d.eventType,
       d.apiVersion,
       d.status,
-      '[]',
+      '[]', // the attempts column of old; attempts are rows of delivery_attempts
       d.retryStep,
       d.seq,
       d.nextAttemptAt?.getTime() ?? null,
       d.createdAt.getTime(),
+      d.attemptCount,
+      d.test ? 1 : 0,
     ]);
     await insertRows(this.db, 'deliveries', INSERT_COLUMNS, rows);
   }
 
   async findForWebhook(webhookId: string, id: string): Promise<Delivery | null> {
-    const [row] = await this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ? AND webhook_id = ?`, [id, webhookId]);
-    return row ? toDelivery(row) : null;
+    const rows = await this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ? AND webhook_id = ?`, [id, webhookId]);
+    const [delivery] = await this.withAttempts(rows);
+    return delivery ?? null;
   }
 
   async listForWebhook(webhookId: string, { status, limit, beforeId }: DeliveryPageQuery): Promise<Delivery[]> {
@@ -96,41 +139,127 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
       params.push(beforeId);
     }
     const rows = await this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${Math.trunc(limit)}`, params);
-    return rows.map(toDelivery);
+    return this.withAttempts(rows);
   }
 
-  async findForDispatch(id: string): Promise<DispatchJob | null> {
-    const [row] = await this.db.query<DeliveryRow & { body: string | null }>(
-      `SELECT ${COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')}, CASE d.api_version WHEN 'v2' THEN e.body_v2 ELSE e.body_v3 END AS body
-       FROM deliveries d JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id WHERE d.id = ?`,
-      [id],
+  async findForDispatch(ids: string[]): Promise<DispatchJob[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<DeliveryRow & { body: string | null; webhook_version: number | string | null }>(
+      `SELECT ${COLUMN_NAMES.map((c) => `d.${c}`).join(', ')}, CASE d.api_version WHEN 'v2' THEN e.body_v2 ELSE e.body_v3 END AS body, w.updated_at AS webhook_version
+       FROM deliveries d
+       JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
+       LEFT JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.id IN (${placeholders(ids)})`,
+      ids,
     );
-    if (!row || row.body === null) return null;
-    return { delivery: toDelivery(row), body: row.body };
+    return rows
+      .filter((row) => row.body !== null)
+      .map((row) => ({
+        delivery: toDispatchDelivery(row),
+        body: row.body!,
+        webhookVersion: row.webhook_version === null ? null : Number(row.webhook_version),
+      }));
   }
 
-  async claim(id: string, seq: number, now: Date, leaseUntil: Date, token: string): Promise<boolean> {
+  async claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, number>> {
+    if (claims.length === 0) return new Map();
+    const ids = claims.map((c) => c.id);
+    const seqCase = `CASE id ${claims.map(() => 'WHEN ? THEN ?').join(' ')} END`;
     const { affected } = await this.db.exec(
       `UPDATE deliveries SET claimed_until = ?, claim_token = ?
-       WHERE id = ? AND seq = ? AND status IN (${WAITING}) AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`,
-      [leaseUntil.getTime(), token, id, seq, now.getTime(), now.getTime()],
+       WHERE id IN (${placeholders(ids)}) AND seq = ${seqCase} AND status IN (${WAITING})
+         AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`,
+      [leaseUntil.getTime(), token, ...ids, ...claims.flatMap((c) => [c.id, c.seq]), now.getTime(), now.getTime()],
     );
-    return affected === 1;
+    if (affected === 0) return new Map();
+    const rows = await this.db.query<{ id: string; webhook_version: number | string | null }>(
+      `SELECT d.id, w.updated_at AS webhook_version FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
+       WHERE d.id IN (${placeholders(ids)}) AND d.claim_token = ?`,
+      [...ids, token],
+    );
+    return new Map(rows.map((r) => [r.id, Number(r.webhook_version ?? 0)]));
   }
 
-  async recordAttempt(id: string, claimToken: string, attempts: Attempt[], outcome: AttemptOutcome): Promise<boolean> {
-    const { affected } = await this.db.exec(
-      `UPDATE deliveries SET status = ?, attempts = ?, next_attempt_at = ?, retry_step = ?, seq = seq + 1, claimed_until = NULL, claim_token = NULL
-       WHERE id = ? AND claim_token = ?`,
-      [outcome.status, storedAttempts(attempts), outcome.nextAttemptAt?.getTime() ?? null, outcome.retryStep, id, claimToken],
+  async heldClaims(claims: HeldClaim[]): Promise<Set<string>> {
+    if (claims.length === 0) return new Set();
+    const ids = claims.map((c) => c.id);
+    const mysql = this.db.dialect === 'mysql';
+    // SQLite has no FOR UPDATE, and a transaction that reads first fails at once (SQLITE_BUSY) when it
+    // later writes after another process wrote: a no-op write first takes the write lock instead.
+    if (!mysql) await this.db.exec(`UPDATE deliveries SET seq = seq WHERE id IN (${placeholders(ids)})`, ids);
+    const lock = mysql ? ' FOR UPDATE' : '';
+    const rows = await this.db.query<{ id: string; claim_token: string | null }>(`SELECT id, claim_token FROM deliveries WHERE id IN (${placeholders(ids)})${lock}`, ids);
+    const tokens = new Map(rows.map((r) => [r.id, r.claim_token]));
+    return new Set(claims.filter((c) => tokens.get(c.id) === c.token).map((c) => c.id));
+  }
+
+  async recordAttempts(records: RecordedAttempt[]): Promise<void> {
+    if (records.length === 0) return;
+    await insertRows(
+      this.db,
+      'delivery_attempts',
+      ATTEMPT_COLUMNS,
+      records.map(({ deliveryId, attemptNo, webhookId, accountId, attempt: a }) => [
+        deliveryId,
+        attemptNo,
+        webhookId,
+        accountId,
+        a.at.getTime(),
+        a.durationMs,
+        a.httpStatus,
+        a.error,
+        a.responseBody,
+        a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders),
+      ]),
     );
-    return affected === 1;
+    // One statement per kind of outcome: every success alike, failures by their new status and step.
+    const groups = new Map<string, RecordedAttempt[]>();
+    for (const record of records) {
+      const key = `${record.outcome.status}/${record.outcome.retryStep}`;
+      groups.set(key, [...(groups.get(key) ?? []), record]);
+    }
+    for (const group of groups.values()) {
+      const { status, retryStep } = group[0].outcome;
+      const ids = group.map((r) => r.deliveryId);
+      const timed = group.some((r) => r.outcome.nextAttemptAt !== null);
+      const next = timed ? `CASE id ${group.map(() => 'WHEN ? THEN ?').join(' ')} END` : 'NULL';
+      const nextParams = timed ? group.flatMap((r) => [r.deliveryId, r.outcome.nextAttemptAt?.getTime() ?? null]) : [];
+      await this.db.exec(
+        `UPDATE deliveries SET status = ?, retry_step = ?, next_attempt_at = ${next}, attempt_count = attempt_count + 1, seq = seq + 1,
+           claimed_until = NULL, claim_token = NULL
+         WHERE id IN (${placeholders(ids)})`,
+        [status, retryStep, ...nextParams, ...ids],
+      );
+    }
   }
 
   async settle(id: string, seq: number, status: 'skipped' | 'cancelled', now: Date): Promise<boolean> {
     const { affected } = await this.db.exec(
       `UPDATE deliveries SET status = ?, next_attempt_at = NULL WHERE id = ? AND seq = ? AND status IN (${WAITING}) AND ${UNCLAIMED}`,
       [status, id, seq, now.getTime()],
+    );
+    return affected === 1;
+  }
+
+  async rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]> {
+    const mysql = this.db.dialect === 'mysql';
+    // A write first takes SQLite's write lock for the transaction (see recover); MySQL locks the rows read.
+    if (!mysql) await this.db.exec("UPDATE deliveries SET seq = seq WHERE id = ''");
+    const rows = await this.db.query<Pick<DeliveryRow, 'id' | 'seq'>>(
+      `SELECT id, seq FROM deliveries WHERE status IN (${WAITING}) AND next_attempt_at < ? AND ${UNCLAIMED}
+       ORDER BY status, next_attempt_at LIMIT ${Math.trunc(limit)}${mysql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      [staleBefore.getTime(), now.getTime()],
+    );
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    await this.db.exec(`UPDATE deliveries SET next_attempt_at = ?, seq = seq + 1 WHERE id IN (${placeholders(ids)})`, [now.getTime(), ...ids]);
+    return rows.map((r) => ({ id: r.id, seq: Number(r.seq) + 1, nextAttemptAt: now }));
+  }
+
+  async abandon(id: string): Promise<boolean> {
+    const { affected } = await this.db.exec(
+      `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, claimed_until = NULL, claim_token = NULL, seq = seq + 1 WHERE id = ? AND status IN (${WAITING})`,
+      [id],
     );
     return affected === 1;
   }
@@ -171,5 +300,18 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     const ids = rows.map((r) => r.id);
     await this.db.exec(`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, retry_step = 0, seq = seq + 1 WHERE id IN (${placeholders(ids)})`, [now.getTime(), ...ids]);
     return rows.map((r) => ({ id: r.id, seq: Number(r.seq) + 1, nextAttemptAt: now }));
+  }
+
+  private async withAttempts(rows: DeliveryRow[]): Promise<Delivery[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const attempts = await this.db.query<AttemptRow>(
+      `SELECT delivery_id, at, duration_ms, http_status, error, response_body, request_headers FROM delivery_attempts
+       WHERE delivery_id IN (${placeholders(ids)}) ORDER BY delivery_id, attempt_no`,
+      ids,
+    );
+    const byDelivery = new Map<string, Attempt[]>();
+    for (const row of attempts) byDelivery.set(row.delivery_id, [...(byDelivery.get(row.delivery_id) ?? []), toAttempt(row)]);
+    return rows.map((row) => ({ ...toDispatchDelivery(row), attempts: byDelivery.get(row.id) ?? [] }));
   }
 }

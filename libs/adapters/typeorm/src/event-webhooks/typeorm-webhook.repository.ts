@@ -1,5 +1,5 @@
-import { ApiFamily, Webhook, WebhookState } from '../../../../event-webhooks/src/webhooks/webhook';
-import { FailureCount, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
+import { ApiFamily, DisabledReason, Webhook, WebhookState } from '../../../../event-webhooks/src/webhooks/webhook';
+import { AttemptTally, FailureCount, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
 import { TypeormDatabase } from '../typeorm-database';
 import { dateOrNull, placeholders } from './multi-row-insert';
 
@@ -16,12 +16,13 @@ interface WebhookRow {
   previous_secret_expires_at: number | string | null;
   consecutive_failures: number | string;
   disabled_at: number | string | null;
+  disabled_reason: DisabledReason | null;
   created_at: number | string;
   updated_at: number | string;
 }
 
 const COLUMNS =
-  'id, account_id, url, events, description, state, api_version, secret_sealed, previous_secret_sealed, previous_secret_expires_at, consecutive_failures, disabled_at, created_at, updated_at';
+  'id, account_id, url, events, description, state, api_version, secret_sealed, previous_secret_sealed, previous_secret_expires_at, consecutive_failures, disabled_at, disabled_reason, created_at, updated_at';
 
 function toWebhook(row: WebhookRow): Webhook {
   return {
@@ -34,6 +35,7 @@ function toWebhook(row: WebhookRow): Webhook {
     apiVersion: row.api_version,
     consecutiveFailures: Number(row.consecutive_failures),
     disabledAt: dateOrNull(row.disabled_at),
+    disabledReason: row.disabled_reason,
     createdAt: new Date(Number(row.created_at)),
     updatedAt: new Date(Number(row.updated_at)),
     sealedSecret: row.secret_sealed,
@@ -57,7 +59,7 @@ export class TypeormWebhookRepository extends WebhookRepository {
     if (this.db.dialect === 'mysql') await this.db.query('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [w.accountId]);
     const { affected } = await this.db.exec(
       `INSERT INTO webhooks (${COLUMNS})
-       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM (SELECT COUNT(*) AS n FROM webhooks WHERE account_id = ?) existing WHERE existing.n < ?`,
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM (SELECT COUNT(*) AS n FROM webhooks WHERE account_id = ?) existing WHERE existing.n < ?`,
       [
         w.id,
         w.accountId,
@@ -71,6 +73,7 @@ export class TypeormWebhookRepository extends WebhookRepository {
         w.previousSecretExpiresAt?.getTime() ?? null,
         w.consecutiveFailures,
         w.disabledAt?.getTime() ?? null,
+        w.disabledReason,
         w.createdAt.getTime(),
         w.updatedAt.getTime(),
         w.accountId,
@@ -115,15 +118,14 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   async enable(id: string, at: Date): Promise<void> {
-    await this.db.exec("UPDATE webhooks SET state = 'enabled', consecutive_failures = 0, disabled_at = NULL, updated_at = ? WHERE id = ?", [at.getTime(), id]);
+    await this.db.exec("UPDATE webhooks SET state = 'enabled', consecutive_failures = 0, disabled_at = NULL, disabled_reason = NULL, updated_at = ? WHERE id = ?", [at.getTime(), id]);
   }
 
-  async disable(id: string, at: Date): Promise<boolean> {
-    const { affected } = await this.db.exec("UPDATE webhooks SET state = 'disabled', disabled_at = ?, updated_at = ? WHERE id = ? AND state = 'enabled'", [
-      at.getTime(),
-      at.getTime(),
-      id,
-    ]);
+  async disable(id: string, at: Date, reason: DisabledReason): Promise<boolean> {
+    const { affected } = await this.db.exec(
+      "UPDATE webhooks SET state = 'disabled', disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE id = ? AND state = 'enabled'",
+      [at.getTime(), reason, at.getTime(), id],
+    );
     return affected === 1;
   }
 
@@ -138,14 +140,22 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   /** One atomic increment, then a read of the row this transaction now holds. */
-  async countFailure(id: string): Promise<FailureCount | null> {
-    const { affected } = await this.db.exec('UPDATE webhooks SET consecutive_failures = consecutive_failures + 1 WHERE id = ?', [id]);
-    if (affected === 0) return null;
-    const [row] = await this.db.query<Pick<WebhookRow, 'consecutive_failures' | 'state'>>('SELECT consecutive_failures, state FROM webhooks WHERE id = ?', [id]);
-    return row ? { consecutiveFailures: Number(row.consecutive_failures), state: row.state } : null;
-  }
-
-  async resetFailures(id: string): Promise<void> {
-    await this.db.exec('UPDATE webhooks SET consecutive_failures = 0 WHERE id = ? AND consecutive_failures <> 0', [id]);
+  async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
+    const restarted = tallies.filter((t) => t.reset && t.failures === 0).map((t) => t.webhookId);
+    if (restarted.length > 0) {
+      await this.db.exec(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0`, restarted);
+    }
+    const failing = tallies.filter((t) => t.failures > 0);
+    for (const t of failing) {
+      const counter = t.reset ? '?' : 'consecutive_failures + ?';
+      await this.db.exec(`UPDATE webhooks SET consecutive_failures = ${counter} WHERE id = ?`, [t.failures, t.webhookId]);
+    }
+    if (failing.length === 0) return new Map();
+    const ids = failing.map((t) => t.webhookId);
+    const rows = await this.db.query<Pick<WebhookRow, 'id' | 'consecutive_failures' | 'state'>>(
+      `SELECT id, consecutive_failures, state FROM webhooks WHERE id IN (${placeholders(ids)})`,
+      ids,
+    );
+    return new Map(rows.map((r) => [r.id, { consecutiveFailures: Number(r.consecutive_failures), state: r.state }]));
   }
 }

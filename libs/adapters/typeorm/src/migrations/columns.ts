@@ -17,3 +17,6 @@ export const textColumn = (runner: QueryRunner, name: string, nullable = false):
   type: runner.connection.driver.options.type === 'mysql' ? 'mediumtext' : 'text',
   isNullable: nullable,
 });
+/** A character column stored as utf8mb4 on MySQL whatever the server's default (SQLite text is always UTF-8). */
+export const utf8mb4 = (runner: QueryRunner, column: TableColumnOptions, collation = 'utf8mb4_bin'): TableColumnOptions =>
+  runner.connection.driver.options.type === 'mysql' ? { ...column, charset: 'utf8mb4', collation } : column;

@@ -1,0 +1,51 @@
+import type { WebhookStats } from '../api/types';
+import { formatHour, formatTime } from '../components/format-time';
+
+const HEIGHT = 120;
+const BAR_GAP = 2;
+const AXIS = 16;
+
+/**
+ * Attempts per hour by outcome, as stacked SVG bars (succeeded below, failed above), oldest on the
+ * left. Each bar has a tooltip with its figures; the whole chart is described in words for
+ * screen readers.
+ */
+export function HourlyChart({ buckets }: { buckets: WebhookStats['buckets'] }) {
+  if (buckets.length === 0) return null;
+  const width = Math.max(240, buckets.length * 14);
+  const slot = width / buckets.length;
+  const peak = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
+  const scale = (n: number) => (n / peak) * (HEIGHT - AXIS - 4);
+  const totals = buckets.reduce((sum, b) => ({ succeeded: sum.succeeded + b.succeeded, failed: sum.failed + b.failed }), { succeeded: 0, failed: 0 });
+  const label = `Attempts per hour from ${formatTime(buckets[0].start)}: ${totals.succeeded} succeeded, ${totals.failed} failed; busiest hour ${peak} attempts.`;
+  const labelEvery = Math.max(1, Math.ceil(buckets.length / 8));
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-label={label} preserveAspectRatio="none" class="hourly-chart">
+        {buckets.map((bucket, i) => {
+          const x = i * slot + BAR_GAP / 2;
+          const ok = scale(bucket.succeeded);
+          const ko = scale(bucket.failed);
+          const base = HEIGHT - AXIS;
+          return (
+            <g key={bucket.start} class="bucket">
+              <title>{`${formatTime(bucket.start)}: ${bucket.succeeded} succeeded, ${bucket.failed} failed`}</title>
+              <rect x={x} y={0} width={slot - BAR_GAP} height={base} class="bucket-hit" />
+              {ok > 0 ? <rect x={x} y={base - ok} width={slot - BAR_GAP} height={ok} class="bar-ok" /> : null}
+              {ko > 0 ? <rect x={x} y={base - ok - ko} width={slot - BAR_GAP} height={ko} class="bar-ko" /> : null}
+              {i % labelEvery === 0 ? (
+                <text x={x} y={HEIGHT - 3} class="axis-label">
+                  {formatHour(bucket.start)}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        <line x1={0} x2={width} y1={HEIGHT - AXIS} y2={HEIGHT - AXIS} class="axis" />
+      </svg>
+      <figcaption class="legend">
+        <span class="swatch swatch-ok" aria-hidden="true" /> succeeded ({totals.succeeded}) <span class="swatch swatch-ko" aria-hidden="true" /> failed ({totals.failed}) · peak {peak} per hour
+      </figcaption>
+    </figure>
+  );
+}

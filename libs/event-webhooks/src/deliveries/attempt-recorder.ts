@@ -1,0 +1,112 @@
+import { Batcher, Clock, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { EventWebhooksSettings } from '../event-webhooks.settings';
+import { disableWebhook } from '../webhooks/disable-webhook';
+import { AttemptTally, FailureCount, WebhookRepository } from '../webhooks/webhook.repository';
+import { afterAttempt, Attempt, AttemptOutcome, WebhookStanding } from './delivery';
+import { DeliveryRepository, DispatchDelivery, RecordedAttempt } from './delivery.repository';
+import { DeliveryObserver } from './delivery-observer';
+import { deliveryWorkItem } from './delivery-work';
+
+export interface FinishedAttempt {
+  delivery: DispatchDelivery;
+  claimToken: string;
+  attempt: Attempt;
+  success: boolean;
+}
+
+/** Null when the claim was lost meanwhile: the attempt is not recorded and does not count. */
+export type RecordResult = { outcome: AttemptOutcome } | null;
+
+/** Attempts recorded per transaction at most. */
+const MAX_BATCH = 256;
+
+/**
+ * Records finished attempts in batches: attempts of many deliveries that end at about the same
+ * time share one transaction, one statement per kind of write (the attempt rows, the deliveries'
+ * new states, each webhook's failure counter once, the retries' queue items). Within a batch the
+ * order of completion is the order of the attempts on each webhook's counter.
+ */
+export class AttemptRecorder {
+  private readonly batcher: Batcher<FinishedAttempt, RecordResult>;
+
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly queue: WorkQueue,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly settings: EventWebhooksSettings,
+    private readonly observer: DeliveryObserver,
+  ) {
+    this.batcher = new Batcher((batch) => this.recordBatch(batch), { maxSize: MAX_BATCH, maxConcurrent: 2 });
+  }
+
+  record(finished: FinishedAttempt): Promise<RecordResult> {
+    return this.batcher.submit(finished);
+  }
+
+  private async recordBatch(batch: FinishedAttempt[]): Promise<RecordResult[]> {
+    const disabled: Array<{ webhookId: string; accountId: number; consecutiveFailures: number }> = [];
+    const results = await this.uow.run(async () => {
+      disabled.length = 0;
+      const held = await this.deliveries.heldClaims(batch.map((f) => ({ id: f.delivery.id, token: f.claimToken })));
+      const kept = batch.filter((f) => held.has(f.delivery.id));
+      if (kept.length === 0) return batch.map(() => null);
+      const now = this.clock.now();
+      const counts = await this.webhooks.tallyAttempts(tallyOf(kept));
+      const standing = new Map<string, WebhookStanding>();
+      for (const [webhookId, count] of counts) {
+        standing.set(webhookId, await this.standingAfter(webhookId, count, now, disabled, kept));
+      }
+      const records = kept.map((f): RecordedAttempt => {
+        const outcome = afterAttempt({
+          success: f.success,
+          retryStep: f.delivery.retryStep,
+          retryScheduleMs: this.settings.retryScheduleMs,
+          now,
+          webhook: standing.get(f.delivery.webhookId) ?? (f.success ? 'active' : 'deleted'),
+        });
+        const { id, webhookId, accountId, attemptCount } = f.delivery;
+        return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, attempt: f.attempt, outcome };
+      });
+      await this.deliveries.recordAttempts(records);
+      const retries = records.filter((r) => r.outcome.nextAttemptAt !== null);
+      if (retries.length > 0) {
+        const seqOf = new Map(kept.map((f) => [f.delivery.id, f.delivery.seq]));
+        await this.queue.enqueue(retries.map((r) => deliveryWorkItem(r.deliveryId, seqOf.get(r.deliveryId)! + 1, r.outcome.nextAttemptAt!)));
+      }
+      const byId = new Map(records.map((r) => [r.deliveryId, r.outcome]));
+      return batch.map((f): RecordResult => (byId.has(f.delivery.id) ? { outcome: byId.get(f.delivery.id)! } : null));
+    });
+    for (const each of disabled) this.observer.disabled({ ...each, reason: 'consecutive_failures' });
+    return results;
+  }
+
+  /** A webhook whose counter reached the threshold in this batch is disabled in the same transaction. */
+  private async standingAfter(
+    webhookId: string,
+    count: FailureCount,
+    at: Date,
+    disabled: Array<{ webhookId: string; accountId: number; consecutiveFailures: number }>,
+    kept: FinishedAttempt[],
+  ): Promise<WebhookStanding> {
+    if (count.state === 'disabled') return 'disabled';
+    if (count.consecutiveFailures < this.settings.disableAfter) return 'active';
+    await disableWebhook(this.webhooks, this.deliveries, webhookId, at, 'consecutive_failures');
+    const accountId = kept.find((f) => f.delivery.webhookId === webhookId)!.delivery.accountId;
+    disabled.push({ webhookId, accountId, consecutiveFailures: count.consecutiveFailures });
+    return 'disabled';
+  }
+}
+
+/** Per webhook, in completion order: the failures after its last success, and whether it had one. */
+export function tallyOf(attempts: Array<Pick<FinishedAttempt, 'success'> & { delivery: Pick<DispatchDelivery, 'webhookId'> }>): AttemptTally[] {
+  const tallies = new Map<string, AttemptTally>();
+  for (const { delivery, success } of attempts) {
+    const tally = tallies.get(delivery.webhookId) ?? { webhookId: delivery.webhookId, failures: 0, reset: false };
+    if (success) Object.assign(tally, { failures: 0, reset: true });
+    else tally.failures++;
+    tallies.set(delivery.webhookId, tally);
+  }
+  return [...tallies.values()];
+}

@@ -1,0 +1,87 @@
+import { DispatchLanes, Lanes, originOf } from './lanes';
+
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe(Lanes.name, () => {
+  it('lets at most N holders run per key, others queue in order, other keys are free', async () => {
+    const sut = new Lanes(() => 2);
+    const gates = [deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const runs = gates.map((gate, i) =>
+      sut.run('https://a.example', async () => {
+        started.push(i);
+        await gate.promise;
+        return i;
+      }),
+    );
+    await expect(sut.run('https://b.example', async () => 'b')).resolves.toBe('b');
+    expect(started).toEqual([0, 1]);
+    expect(sut.active('https://a.example')).toBe(2);
+    expect(sut.waiting('https://a.example')).toBe(1);
+    gates[1].resolve();
+    await runs[1];
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    gates[0].resolve();
+    gates[2].resolve();
+    await expect(Promise.all(runs)).resolves.toEqual([0, 1, 2]);
+    expect(sut.active('https://a.example')).toBe(0);
+  });
+
+  it('releases the place when the work throws', async () => {
+    const sut = new Lanes(() => 1);
+    await expect(sut.run('o', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(sut.run('o', async () => 'next')).resolves.toBe('next');
+  });
+});
+
+describe(DispatchLanes.name, () => {
+  it('keeps a saturated origin waiting in its own lane: it never holds the places other origins need', async () => {
+    const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 3, retries: 1 });
+    const slow = deferred();
+    const slowRuns = Array.from({ length: 50 }, () => sut.run('https://slow.example', 'first', () => slow.promise));
+    await tick();
+    expect(sut.inFlight('https://slow.example')).toBe(2);
+    // 48 more wait in the slow lane, holding no first-attempt place: another origin goes at once.
+    await expect(sut.run('https://fast.example', 'first', async () => 'fast')).resolves.toBe('fast');
+    slow.resolve();
+    await Promise.all(slowRuns);
+  });
+
+  it('keeps retries apart from first attempts', async () => {
+    const sut = new DispatchLanes({ perOrigin: 10, firstAttempts: 1, retries: 1 });
+    const retry = deferred();
+    const held = sut.run('https://failing.example', 'retry', () => retry.promise);
+    const queuedRetry = sut.run('https://failing.example', 'retry', async () => 'second retry');
+    await tick();
+    await expect(sut.run('https://other.example', 'first', async () => 'first')).resolves.toBe('first');
+    retry.resolve();
+    await held;
+    await expect(queuedRetry).resolves.toBe('second retry');
+  });
+
+  it('pauses an origin that asked to slow down, and only that origin', async () => {
+    let now = 1_000;
+    const sut = new DispatchLanes({ perOrigin: 1, firstAttempts: 5, retries: 5 }, () => now);
+    sut.pause('https://busy.example', now + 40);
+    const startedAt: number[] = [];
+    const paused = sut.run('https://busy.example', 'first', async () => startedAt.push(Date.now()));
+    await expect(sut.run('https://other.example', 'first', async () => 'other')).resolves.toBe('other');
+    expect(startedAt).toEqual([]);
+    const before = Date.now();
+    now += 40;
+    await paused;
+    expect(startedAt[0] - before).toBeGreaterThanOrEqual(30);
+  });
+
+  it('names origins by scheme, host and port', () => {
+    expect(originOf('https://Example.com:443/a?b')).toBe('https://example.com');
+    expect(originOf('http://example.com:8080/a')).toBe('http://example.com:8080');
+  });
+});

@@ -1,0 +1,56 @@
+import { SecretBox } from '../../../kernel/src';
+import { Webhook } from '../webhooks/webhook';
+import { WebhookRepository } from '../webhooks/webhook.repository';
+
+export interface CachedWebhook {
+  webhook: Webhook;
+  /** The current secret, opened. */
+  secret: string;
+  /** The secret before the last rotation, opened, while it still signs. */
+  previous: { secret: string; expiresAt: Date } | null;
+}
+
+/**
+ * Webhooks with their secrets opened, kept in memory between deliveries. The dispatch read
+ * returns each webhook's version (its `updatedAt`, moved by every change of settings, secret or
+ * state) with the delivery, so a changed webhook is read again at no extra round trip, in any
+ * process; what decides correctness (state, seq, claim) is checked on the delivery row itself.
+ */
+export class WebhookCache {
+  private readonly entries = new Map<string, { version: number; value: CachedWebhook }>();
+
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly secretBox: SecretBox,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** The webhook at `version` or newer; null when it is gone. */
+  async get(id: string, version: number): Promise<CachedWebhook | null> {
+    const entry = this.entries.get(id);
+    if (entry && entry.version >= version) return entry.value;
+    const webhook = await this.webhooks.findById(id);
+    if (!webhook) {
+      this.entries.delete(id);
+      return null;
+    }
+    const value = this.open(webhook);
+    this.entries.delete(id);
+    this.entries.set(id, { version: webhook.updatedAt.getTime(), value });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+
+  private open(webhook: Webhook): CachedWebhook {
+    const previous =
+      webhook.sealedPreviousSecret && webhook.previousSecretExpiresAt
+        ? { secret: this.secretBox.open(webhook.sealedPreviousSecret), expiresAt: webhook.previousSecretExpiresAt }
+        : null;
+    return { webhook, secret: this.secretBox.open(webhook.sealedSecret), previous };
+  }
+}
+
+/** Newest first: the current secret, then the previous one while its grace period lasts. */
+export function signingSecrets(cached: CachedWebhook, now: Date): string[] {
+  return cached.previous && cached.previous.expiresAt > now ? [cached.secret, cached.previous.secret] : [cached.secret];
+}
