@@ -137,8 +137,15 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
 
     const docs = (await sut.http().get('/docs/json').expect(200)).body;
     expect(Object.keys(docs.paths)).toEqual(expect.arrayContaining(['/v3/events', '/v3/events/{id}', '/v2/events', '/v2/events/{id}', '/v3/events/types']));
-    expect(Object.keys(docs.paths['/v2/events'].get.responses['200'].content['application/json'].schema.properties)).toEqual(['events', 'next_cursor']);
-    expect(docs.paths['/v3/Webhook/{id}'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty('disabledReason');
+    const okSchema = (path: string) => docs.paths[path].get.responses['200'].content['application/json'].schema;
+    expect(okSchema('/v2/events')).toEqual({ $ref: '#/components/schemas/EventFeedPageV2View' });
+    expect(Object.keys(docs.components.schemas.EventFeedPageV2View.properties)).toEqual(['events', 'next_cursor']);
+    // the envelope is never snake_cased: both pages list the one EnvelopeView
+    expect(docs.components.schemas.EventFeedPageV2View.properties.events.items).toEqual({ $ref: '#/components/schemas/EnvelopeView' });
+    expect(okSchema('/v2/events/{id}')).toEqual({ $ref: '#/components/schemas/EnvelopeView' });
+    expect(okSchema('/v3/Webhook/{id}')).toEqual({ $ref: '#/components/schemas/WebhookV3View' });
+    expect(docs.components.schemas.WebhookV3View.properties).toHaveProperty('disabledReason');
+    expect(docs.components.schemas.WebhookV2View.properties).toHaveProperty('disabled_reason');
   });
 
   // Contract §9.2 wants every event in the feed, subscribed or not. The intake (libs/event-webhooks/src/intake,

@@ -116,7 +116,8 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       );
     }
     expect(paths).toEqual(expect.arrayContaining(['/v3/events/types', '/v2/events/types', '/internal/events', '/internal/events/batch']));
-    expect(docs.body.paths['/v2/webhooks/{id}'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty('api_version');
+    expect(docs.body.paths['/v2/webhooks/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/WebhookV2View' });
+    expect(docs.body.components.schemas.WebhookV2View.properties).toHaveProperty('api_version');
   });
 
   it('creates, reads, lists, updates and deletes webhooks, camelCase on v3 and snake_case on v2', async () => {

@@ -3,17 +3,17 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../config/load-config';
 import { PinoNestLogger, redactUrl } from '../../../libs/adapters/logging/logger';
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
 import { ApiModule } from './api.module';
-import { HOOKS_OPENAPI_PATHS } from './automations/hooks.openapi';
 import { ContractExceptionFilter } from './http/contract-exception.filter';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { OperatorTokens } from './http/operator-tokens';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 import { sendContractError } from './http/send-contract-error';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -69,7 +69,7 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
 
   app.useGlobalFilters(new ContractExceptionFilter());
   app.useGlobalPipes(new ContractValidationPipe());
-  setUpDocs(app);
+  await setUpDocs(app);
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
   await fastify.ready();
@@ -103,24 +103,8 @@ function contractClientError(error: Error & { code?: string }, socket: Socket): 
   socket.destroy();
 }
 
-function setUpDocs(app: NestFastifyApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Webhook server')
-      .setDescription(
-        'Event webhooks (v3 camelCase, v2 snake_case), webhook targets and incoming triggers, send status, ' +
-          'producer (/internal) and operator (/admin) routes. Errors are `{code, message}`.',
-      )
-      .setVersion('0.1.0')
-      .addApiKey({ type: 'apiKey', in: 'header', name: 'api-key' }, 'api-key')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'admin')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'INTERNAL_TOKEN' }, 'internal')
-      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (only when it is set)' }, 'metrics')
-      .build(),
-  );
-  // POST /hooks/{token} is a Fastify route (body limit and raw body of its own): documented by hand.
-  Object.assign(document.paths, HOOKS_OPENAPI_PATHS);
+async function setUpDocs(app: NestFastifyApplication): Promise<void> {
+  const document = await buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml', raw: ['json', 'yaml'] });
 }
 

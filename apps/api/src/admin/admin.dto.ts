@@ -9,7 +9,7 @@ export class CreateAccountDto {
 }
 
 export class ListAccountsQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
   @IsOptional()
   @Matches(/^\d{1,6}$/, { message: 'limit must be an integer from 1 to 100' })
   limit?: string;

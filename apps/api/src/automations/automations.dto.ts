@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { ApiAnyJsonProperty } from '../openapi/any-json';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 const TARGET_ID = 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z';
@@ -70,7 +71,7 @@ export class IncomingWebhookTriggerDoc {
 export class SendWebhookStepDoc {
   @ApiProperty({ enum: ['send_webhook'] }) type!: 'send_webhook';
   @ApiProperty({ example: TARGET_ID }) targetId!: string;
-  @ApiProperty({
+  @ApiAnyJsonProperty({
     description:
       'JSON template of the request body. In string values, {{ path }} is filled from trigger.body.* (dot, [index] and ["key"] access), ' +
       'trigger.receivedAt, workflow.id, workflow.name, run.id, account.id. A string that is exactly one placeholder takes the value with its JSON type; ' +
@@ -150,7 +151,7 @@ export class RunStepView {
 }
 
 export class RunTriggerView {
-  @ApiProperty({ description: 'The JSON body the trigger URL received.', example: { order: { id: 'o-1', total: 12.5 } } }) body!: unknown;
+  @ApiAnyJsonProperty({ description: 'The JSON body the trigger URL received.', example: { order: { id: 'o-1', total: 12.5 } } }) body!: unknown;
 }
 
 export class RunView {
@@ -168,9 +169,4 @@ export class RunListView {
 
 export class TriggerAcceptedView {
   @ApiProperty({ example: RUN_ID }) runId!: string;
-}
-
-export class ContractErrorView {
-  @ApiProperty({ example: 'invalid_parameter' }) code!: string;
-  @ApiProperty({ example: 'steps[0].targetId: no webhook target tgt_... in this account' }) message!: string;
 }

@@ -19,7 +19,7 @@ type HookRequest = FastifyRequest<{ Params: { token: string }; Body: string | un
  * `application/json` (any parameters) as a string; every other type is Fastify's 415. Errors reach
  * the app's error handler, inherited from the root context, so they leave in the contract's
  * `{code, message}` shape (413 payload_too_large, 415, 400 invalid_json, 404, 429 with Retry-After).
- * The OpenAPI entry is HOOKS_OPENAPI_PATHS (hooks.openapi.ts). Registered during Nest's init, before
+ * Its OpenAPI entry is HooksRouteDocs (hooks.docs.ts). Registered during Nest's init, before
  * the app calls `fastify.ready()`.
  */
 @Injectable()

@@ -1,66 +1,54 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiSecurity,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
 import { WebhookTargetsService } from '../../../../libs/webhook-targets/src';
-import { ApiKeyGuard, CurrentAccount } from '../http/guards';
-import { ContractErrorView, WebhookTargetBody, WebhookTargetListView, WebhookTargetView } from './automations.dto';
+import { CurrentAccount } from '../http/guards';
+import { ApiKeyAuth } from '../http/route-auth';
+import { ApiErrors } from '../openapi/api-errors';
+import { WebhookTargetBody, WebhookTargetListView, WebhookTargetView } from './automations.dto';
 
 @ApiTags('automations')
-@ApiSecurity('api-key')
-@ApiUnauthorizedResponse({ type: ContractErrorView })
-@UseGuards(ApiKeyGuard)
+@ApiKeyAuth()
 @Controller('v3/automations/webhook-targets')
 export class WebhookTargetsController {
   constructor(private readonly targets: WebhookTargetsService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a webhook target (the signing key is shown once, when generated)' })
+  @ApiOperation({ operationId: 'v3_createWebhookTarget', summary: 'Create a webhook target (the signing key is shown once, when generated)' })
   @ApiCreatedResponse({ type: WebhookTargetView })
-  @ApiBadRequestResponse({ type: ContractErrorView })
+  @ApiErrors('invalid_parameter', ['limit_exceeded', 'more than 100 targets per account'])
   create(@CurrentAccount() account: Account, @Body() body: WebhookTargetBody): Promise<WebhookTargetView> {
     return this.targets.create(account.id, body);
   }
 
   @Get()
-  @ApiOperation({ summary: "List the account's webhook targets" })
+  @ApiOperation({ operationId: 'v3_listWebhookTargets', summary: "List the account's webhook targets" })
   @ApiOkResponse({ type: WebhookTargetListView })
   async list(@CurrentAccount() account: Account): Promise<WebhookTargetListView> {
     return { targets: await this.targets.list(account.id) };
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read a webhook target' })
+  @ApiOperation({ operationId: 'v3_getWebhookTarget', summary: 'Read a webhook target' })
   @ApiOkResponse({ type: WebhookTargetView })
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiErrors('not_found')
   get(@CurrentAccount() account: Account, @Param('id') id: string): Promise<WebhookTargetView> {
     return this.targets.get(account.id, id);
   }
 
   @Put(':id')
-  @ApiOperation({ summary: 'Change a webhook target (name and url required; headers and key kept when absent)' })
+  @ApiOperation({ operationId: 'v3_updateWebhookTarget', summary: 'Change a webhook target (name and url required; headers and key kept when absent)' })
   @ApiOkResponse({ type: WebhookTargetView })
-  @ApiBadRequestResponse({ type: ContractErrorView })
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiErrors('invalid_parameter', 'not_found')
   update(@CurrentAccount() account: Account, @Param('id') id: string, @Body() body: WebhookTargetBody): Promise<WebhookTargetView> {
     return this.targets.update(account.id, id, body);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a webhook target (refused with 400 while a workflow step calls it)' })
-  @ApiNoContentResponse()
-  @ApiBadRequestResponse({ type: ContractErrorView, description: 'The target is used by workflows (named in the message).' })
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiOperation({ operationId: 'v3_deleteWebhookTarget', summary: 'Delete a webhook target (refused with 400 while a workflow step calls it)' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(['invalid_parameter', 'the target is used by workflows (named in the message)'], 'not_found')
   async delete(@CurrentAccount() account: Account, @Param('id') id: string): Promise<void> {
     await this.targets.delete(account.id, id);
   }

@@ -1,21 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiSecurity,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
 import { WorkflowInput, WorkflowsService } from '../../../../libs/automations/src';
 import { IncomingTriggerService } from '../../../../libs/incoming-trigger/src';
-import { ApiKeyGuard, CurrentAccount } from '../http/guards';
-import { ActivatedWorkflowView, ContractErrorView, RunListView, RunsQuery, WorkflowBodyDoc, WorkflowListView, WorkflowView } from './automations.dto';
+import { CurrentAccount } from '../http/guards';
+import { ApiKeyAuth } from '../http/route-auth';
+import { ApiErrors } from '../openapi/api-errors';
+import { ActivatedWorkflowView, RunListView, RunsQuery, WorkflowBodyDoc, WorkflowListView, WorkflowView } from './automations.dto';
 
 /**
  * The workflow body is typed `WorkflowInput` (unknown) so that the validation pipe leaves it as
@@ -23,9 +14,7 @@ import { ActivatedWorkflowView, ContractErrorView, RunListView, RunsQuery, Workf
  * a template (which would turn a "__proto__" key into a prototype).
  */
 @ApiTags('automations')
-@ApiSecurity('api-key')
-@ApiUnauthorizedResponse({ type: ContractErrorView })
-@UseGuards(ApiKeyGuard)
+@ApiKeyAuth()
 @Controller('v3/automations/workflows')
 export class WorkflowsController {
   constructor(
@@ -34,71 +23,69 @@ export class WorkflowsController {
   ) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a workflow (state draft)' })
+  @ApiOperation({ operationId: 'v3_createWorkflow', summary: 'Create a workflow (state draft)' })
   @ApiBody({ type: WorkflowBodyDoc })
   @ApiCreatedResponse({ type: WorkflowView })
-  @ApiBadRequestResponse({ type: ContractErrorView })
+  @ApiErrors(['invalid_parameter', 'an invalid definition (the message names the field)'], ['limit_exceeded', 'more than 100 workflows per account'])
   create(@CurrentAccount() account: Account, @Body() body: WorkflowInput): Promise<WorkflowView> {
     return this.workflows.create(account.id, body);
   }
 
   @Get()
-  @ApiOperation({ summary: "List the account's workflows" })
+  @ApiOperation({ operationId: 'v3_listWorkflows', summary: "List the account's workflows" })
   @ApiOkResponse({ type: WorkflowListView })
   async list(@CurrentAccount() account: Account): Promise<WorkflowListView> {
     return { workflows: await this.workflows.list(account.id) };
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read a workflow' })
+  @ApiOperation({ operationId: 'v3_getWorkflow', summary: 'Read a workflow' })
   @ApiOkResponse({ type: WorkflowView })
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiErrors('not_found')
   get(@CurrentAccount() account: Account, @Param('id') id: string): Promise<WorkflowView> {
     return this.workflows.get(account.id, id);
   }
 
   @Put(':id')
-  @ApiOperation({ summary: 'Replace name, trigger and steps (state and trigger URL are kept; runs under way keep their steps)' })
+  @ApiOperation({ operationId: 'v3_updateWorkflow', summary: 'Replace name, trigger and steps (state and trigger URL are kept; runs under way keep their steps)' })
   @ApiBody({ type: WorkflowBodyDoc })
   @ApiOkResponse({ type: WorkflowView })
-  @ApiBadRequestResponse({ type: ContractErrorView })
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiErrors(['invalid_parameter', 'an invalid definition (the message names the field)'], 'not_found')
   update(@CurrentAccount() account: Account, @Param('id') id: string, @Body() body: WorkflowInput): Promise<WorkflowView> {
     return this.workflows.update(account.id, id, body);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a workflow and its runs (its trigger URL answers 404 from then on)' })
-  @ApiNoContentResponse()
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiOperation({ operationId: 'v3_deleteWorkflow', summary: 'Delete a workflow and its runs (its trigger URL answers 404 from then on)' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors('not_found')
   async delete(@CurrentAccount() account: Account, @Param('id') id: string): Promise<void> {
     await this.workflows.delete(account.id, id);
   }
 
   @Post(':id/activate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Activate: issues a new secret trigger URL, shown in this response alone; any previous URL stops working' })
+  @ApiOperation({ operationId: 'v3_activateWorkflow', summary: 'Activate: issues a new secret trigger URL, shown in this response alone; any previous URL stops working' })
   @ApiOkResponse({ type: ActivatedWorkflowView })
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiErrors('not_found')
   activate(@CurrentAccount() account: Account, @Param('id') id: string): Promise<ActivatedWorkflowView> {
     return this.triggers.activate(account.id, id);
   }
 
   @Post(':id/deactivate')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Deactivate: state inactive; the trigger URL answers 404 from then on (400 for a draft)' })
+  @ApiOperation({ operationId: 'v3_deactivateWorkflow', summary: 'Deactivate: state inactive; the trigger URL answers 404 from then on (400 for a draft)' })
   @ApiOkResponse({ type: WorkflowView })
-  @ApiBadRequestResponse({ type: ContractErrorView })
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiErrors(['invalid_parameter', 'the workflow is a draft'], 'not_found')
   deactivate(@CurrentAccount() account: Account, @Param('id') id: string): Promise<WorkflowView> {
     return this.triggers.deactivate(account.id, id);
   }
 
   @Get(':id/runs')
-  @ApiOperation({ summary: 'The runs of a workflow, newest first' })
+  @ApiOperation({ operationId: 'v3_listWorkflowRuns', summary: 'The runs of a workflow, newest first' })
   @ApiOkResponse({ type: RunListView })
-  @ApiNotFoundResponse({ type: ContractErrorView })
+  @ApiErrors(['invalid_parameter', 'a limit outside 1 to 100'], 'not_found')
   async runs(@CurrentAccount() account: Account, @Param('id') id: string, @Query() query: RunsQuery): Promise<RunListView> {
     return { runs: await this.workflows.listRuns(account.id, id, query.limit) };
   }

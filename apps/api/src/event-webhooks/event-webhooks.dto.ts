@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsInt, IsObject, IsOptional, IsString, Matches } from 'class-validator';
 import { DELIVERY_STATUSES } from '../../../../libs/event-webhooks/src';
+import { OptionalBody } from '../http/contract-validation.pipe';
 
 /**
  * Request shapes of the event-webhooks routes. They check types only; the rules (catalog types,
@@ -16,7 +17,7 @@ export class CreateWebhookDto {
   @IsArray()
   events!: string[];
 
-  @ApiPropertyOptional({ maxLength: 500, nullable: true, example: 'CRM sync' })
+  @ApiPropertyOptional({ type: String, maxLength: 500, nullable: true, example: 'CRM sync' })
   @IsOptional()
   @IsString()
   description?: string | null;
@@ -33,14 +34,18 @@ export class UpdateWebhookDto {
   @IsArray()
   events?: string[];
 
-  @ApiPropertyOptional({ maxLength: 500, nullable: true, description: 'null clears it' })
+  @ApiPropertyOptional({ type: String, maxLength: 500, nullable: true, description: 'null clears it' })
   @IsOptional()
   @IsString()
   description?: string | null;
 }
 
+/** The test route takes no body, or `{"type"}`. */
+@OptionalBody()
 export class TestWebhookDto {
-  @ApiPropertyOptional({ default: 'email.delivered', description: 'Type of the sample event' })
+  @ApiPropertyOptional({ default: 'email.delivered', example: 'email.bounced', description: 'Type of the sample event, from GET /v3/events/types' })
+  @IsOptional()
+  @IsString()
   type?: string;
 }
 
@@ -51,12 +56,12 @@ export class RecoverDto {
 }
 
 export class ListDeliveriesQuery {
-  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, enumName: 'DeliveryStatus' })
   @IsOptional()
   @IsString()
   status?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Matches(/^\d{1,6}$/, { message: 'limit must be an integer from 1 to 100' })
   limit?: string;
@@ -108,7 +113,7 @@ export class ListEventsQuery {
   @IsString()
   since?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
   @Matches(/^\d{1,6}$/, { message: 'limit must be an integer from 1 to 100' })
   limit?: string;

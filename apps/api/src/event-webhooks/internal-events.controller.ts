@@ -1,28 +1,24 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBadRequestResponse, ApiBearerAuth, ApiBody, ApiNotFoundResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { EventIntakeService } from '../../../../libs/event-webhooks/src';
 import { DomainError, type NewEvent } from '../../../../libs/kernel/src';
-import { InternalTokenGuard } from '../http/guards';
+import { InternalAuth } from '../http/route-auth';
+import { ApiErrors } from '../openapi/api-errors';
 import { PublishEventBatchDto, PublishEventDto } from './event-webhooks.dto';
-import { ERROR_SCHEMA } from './event-webhooks.schemas';
-
-const error = { schema: ERROR_SCHEMA };
+import { EventAcceptedView, EventsAcceptedView } from './event-webhooks.views';
 
 /** Producers publish account events here (Bearer INTERNAL_TOKEN). */
 @ApiTags('producers')
-@ApiBearerAuth('internal')
-@ApiUnauthorizedResponse(error)
-@UseGuards(InternalTokenGuard)
+@InternalAuth()
 @Controller('internal/events')
 export class InternalEventsController {
   constructor(private readonly intake: EventIntakeService) {}
 
   @Post()
   @HttpCode(202)
-  @ApiOperation({ operationId: 'publishEvent', summary: 'Publish one event: stored, then delivered to every subscribed webhook of the account' })
-  @ApiAcceptedResponse({ schema: { type: 'object', required: ['id'], properties: { id: { type: 'string', example: 'evt_01jd2x7q9m3k8p4r6t1v5w0y2z' } } } })
-  @ApiBadRequestResponse({ description: 'invalid_parameter: unknown type, or data not matching its schema', ...error })
-  @ApiNotFoundResponse({ description: 'Unknown accountId', ...error })
+  @ApiOperation({ operationId: 'internal_publishEvent', summary: 'Publish one event: stored, then delivered to every subscribed webhook of the account' })
+  @ApiAcceptedResponse({ type: EventAcceptedView })
+  @ApiErrors(['invalid_parameter', 'unknown type, or data not matching its schema'], ['not_found', 'unknown accountId'])
   async publish(@Body() body: PublishEventDto): Promise<{ id: string }> {
     const [id] = await this.intake.publish([body as NewEvent]);
     return { id };
@@ -34,11 +30,10 @@ export class InternalEventsController {
    */
   @Post('batch')
   @HttpCode(202)
-  @ApiOperation({ operationId: 'publishEvents', summary: 'Publish up to 1000 events at once, all or none' })
+  @ApiOperation({ operationId: 'internal_publishEvents', summary: 'Publish up to 1000 events at once, all or none' })
   @ApiBody({ type: PublishEventBatchDto })
-  @ApiAcceptedResponse({ schema: { type: 'object', required: ['ids'], properties: { ids: { type: 'array', items: { type: 'string' } } } } })
-  @ApiBadRequestResponse({ description: 'invalid_parameter (naming the event), or limit_exceeded beyond 1000 events', ...error })
-  @ApiNotFoundResponse({ description: 'Unknown accountId', ...error })
+  @ApiAcceptedResponse({ type: EventsAcceptedView })
+  @ApiErrors(['invalid_parameter', 'an invalid event (named in the message)'], ['limit_exceeded', 'more than 1000 events'], ['not_found', 'unknown accountId'])
   async publishBatch(@Body() body: object): Promise<{ ids: string[] }> {
     return { ids: await this.intake.publish(eventsOf(body)) };
   }

@@ -1,6 +1,7 @@
 import type { DeliveryView, WebhookView } from '../../../../libs/event-webhooks/src';
 import { snakeCase } from './family-casing';
-import { webhookSchemas } from './event-webhooks.schemas';
+import { documentedKeys } from '../openapi/snake-case-model';
+import { DeliveryAttemptV2View, DeliveryAttemptV3View, DeliveryV2View, DeliveryV3View, WEBHOOK_VIEWS } from './event-webhooks.views';
 import { WebhookPresenter } from './webhook.presenter';
 
 const at = new Date('2025-11-22T02:00:00.000Z');
@@ -122,10 +123,16 @@ describe(WebhookPresenter.name, () => {
   it('documents exactly the keys it produces, in both families', () => {
     for (const family of ['v3', 'v2'] as const) {
       const sut = new WebhookPresenter(family);
-      const schemas = webhookSchemas(family);
-      expect(Object.keys(schemas.created.properties!)).toEqual(Object.keys(sut.webhook(view, 'whsec_x')));
+      const views = WEBHOOK_VIEWS[family];
+      expect(documentedKeys(views.created)).toEqual(Object.keys(sut.webhook(view, 'whsec_x')));
+      expect(documentedKeys(views.list)).toEqual(Object.keys(sut.webhooks([view])));
+      expect(documentedKeys(views.testAccepted)).toEqual(Object.keys(sut.testAccepted('evt_1')));
       const page = sut.deliveryPage({ deliveries: [delivery], nextCursor: 'del_x' });
-      expect(Object.keys(schemas.deliveryPage.properties!)).toEqual(Object.keys(page));
+      expect(documentedKeys(views.deliveryPage)).toEqual(Object.keys(page));
+      const [deliveryView, attemptView] = family === 'v3' ? [DeliveryV3View, DeliveryAttemptV3View] : [DeliveryV2View, DeliveryAttemptV2View];
+      const shown = (page as unknown as Record<string, Array<{ attempts: object[] }>>).deliveries[0];
+      expect(documentedKeys(deliveryView)).toEqual(Object.keys(shown));
+      expect(documentedKeys(attemptView)).toEqual(Object.keys(shown.attempts[0]));
     }
     expect(snakeCase('nextAttemptAt')).toBe('next_attempt_at');
   });

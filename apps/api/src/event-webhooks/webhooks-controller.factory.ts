@@ -1,23 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Type, UseGuards } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiSecurity,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Type } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
 import { ApiFamily, WebhooksService } from '../../../../libs/event-webhooks/src';
-import { DomainError } from '../../../../libs/kernel/src';
-import { ApiKeyGuard, CurrentAccount } from '../http/guards';
+import { CurrentAccount } from '../http/guards';
+import { ApiKeyAuth } from '../http/route-auth';
+import { ApiErrors } from '../openapi/api-errors';
 import { CreateWebhookDto, ListDeliveriesQuery, RecoverDto, TestWebhookDto, UpdateWebhookDto } from './event-webhooks.dto';
-import { ERROR_SCHEMA, webhookSchemas } from './event-webhooks.schemas';
+import { RecoverAcceptedView, RetryAcceptedView, WEBHOOK_VIEWS, WebhookSecretView } from './event-webhooks.views';
 import { WebhookPresenter } from './webhook.presenter';
 
 export interface WebhookRoutes {
@@ -32,22 +21,19 @@ export interface WebhookRoutes {
  */
 export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unknown> {
   const presenter = new WebhookPresenter(family);
-  const schemas = webhookSchemas(family);
+  const views = WEBHOOK_VIEWS[family];
   const operation = (name: string, summary: string) => ApiOperation({ operationId: `${family}_${name}`, summary });
-  const error = { schema: ERROR_SCHEMA };
 
   @ApiTags(`event webhooks (${family})`)
-  @ApiSecurity('api-key')
-  @ApiUnauthorizedResponse({ description: 'Missing or wrong api-key', ...error })
-  @UseGuards(ApiKeyGuard)
+  @ApiKeyAuth()
   @Controller(path)
   class WebhooksController {
     constructor(readonly webhooks: WebhooksService) {}
 
     @Post()
     @operation('createWebhook', 'Create a webhook; the response shows its signing secret, once')
-    @ApiCreatedResponse({ schema: schemas.created })
-    @ApiBadRequestResponse({ description: 'invalid_parameter, or limit_exceeded (20 webhooks per account, 50 events per webhook)', ...error })
+    @ApiCreatedResponse({ type: views.created })
+    @ApiErrors('invalid_parameter', ['limit_exceeded', '20 webhooks per account, or more than 50 events'])
     async create(@CurrentAccount() account: Account, @Body() body: CreateWebhookDto) {
       const { webhook, secret } = await this.webhooks.create(account.id, body, family);
       return presenter.webhook(webhook, secret);
@@ -55,24 +41,23 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
 
     @Get()
     @operation('listWebhooks', 'List the webhooks of the account, oldest first')
-    @ApiOkResponse({ schema: schemas.list })
+    @ApiOkResponse({ type: views.list })
     async list(@CurrentAccount() account: Account) {
       return presenter.webhooks(await this.webhooks.list(account.id));
     }
 
     @Get(':id')
     @operation('getWebhook', 'Read a webhook')
-    @ApiOkResponse({ schema: schemas.webhook })
-    @ApiNotFoundResponse(error)
+    @ApiOkResponse({ type: views.webhook })
+    @ApiErrors('not_found')
     async get(@CurrentAccount() account: Account, @Param('id') id: string) {
       return presenter.webhook(await this.webhooks.get(account.id, id));
     }
 
     @Put(':id')
     @operation('updateWebhook', 'Change the url, events or description of a webhook (fields left out stay as they are)')
-    @ApiOkResponse({ schema: schemas.webhook })
-    @ApiBadRequestResponse(error)
-    @ApiNotFoundResponse(error)
+    @ApiOkResponse({ type: views.webhook })
+    @ApiErrors('invalid_parameter', 'limit_exceeded', 'not_found')
     async update(@CurrentAccount() account: Account, @Param('id') id: string, @Body() body: UpdateWebhookDto) {
       return presenter.webhook(await this.webhooks.update(account.id, id, body));
     }
@@ -80,8 +65,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @Delete(':id')
     @HttpCode(204)
     @operation('deleteWebhook', 'Delete a webhook; its waiting deliveries are cancelled')
-    @ApiNoContentResponse()
-    @ApiNotFoundResponse(error)
+    @ApiNoContentResponse({ description: 'Deleted' })
+    @ApiErrors('not_found')
     async remove(@CurrentAccount() account: Account, @Param('id') id: string): Promise<void> {
       await this.webhooks.delete(account.id, id);
     }
@@ -89,8 +74,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @Post(':id/enable')
     @HttpCode(200)
     @operation('enableWebhook', 'Enable a webhook: failure count 0, deliveries of new events resume')
-    @ApiOkResponse({ schema: schemas.webhook })
-    @ApiNotFoundResponse(error)
+    @ApiOkResponse({ type: views.webhook })
+    @ApiErrors('not_found')
     async enable(@CurrentAccount() account: Account, @Param('id') id: string) {
       return presenter.webhook(await this.webhooks.enable(account.id, id));
     }
@@ -98,8 +83,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @Post(':id/disable')
     @HttpCode(200)
     @operation('disableWebhook', 'Disable a webhook: waiting deliveries and new events are recorded as skipped')
-    @ApiOkResponse({ schema: schemas.webhook })
-    @ApiNotFoundResponse(error)
+    @ApiOkResponse({ type: views.webhook })
+    @ApiErrors('not_found')
     async disable(@CurrentAccount() account: Account, @Param('id') id: string) {
       return presenter.webhook(await this.webhooks.disable(account.id, id));
     }
@@ -107,8 +92,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @Post(':id/rotate-secret')
     @HttpCode(200)
     @operation('rotateWebhookSecret', 'Issue a new signing secret, shown once; the old one keeps signing beside it for SECRET_ROTATION_GRACE (24 h)')
-    @ApiOkResponse({ schema: schemas.secret })
-    @ApiNotFoundResponse(error)
+    @ApiOkResponse({ type: WebhookSecretView })
+    @ApiErrors('not_found')
     async rotateSecret(@CurrentAccount() account: Account, @Param('id') id: string) {
       return this.webhooks.rotateSecret(account.id, id);
     }
@@ -117,19 +102,17 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @HttpCode(202)
     @operation('testWebhook', 'Send a sample event of the given type (default email.delivered) to this webhook only')
     @ApiBody({ type: TestWebhookDto, required: false })
-    @ApiAcceptedResponse({ schema: schemas.testAccepted })
-    @ApiBadRequestResponse(error)
-    @ApiNotFoundResponse(error)
-    async test(@CurrentAccount() account: Account, @Param('id') id: string, @Body() body?: object) {
-      const { eventId } = await this.webhooks.sendTest(account.id, id, optionalType(body));
+    @ApiAcceptedResponse({ type: views.testAccepted })
+    @ApiErrors(['invalid_parameter', 'not an event type of the catalog, or an unknown field'], 'not_found')
+    async test(@CurrentAccount() account: Account, @Param('id') id: string, @Body() body?: TestWebhookDto) {
+      const { eventId } = await this.webhooks.sendTest(account.id, id, body?.type);
       return presenter.testAccepted(eventId);
     }
 
     @Get(':id/deliveries')
     @operation('listWebhookDeliveries', 'List the deliveries of a webhook, newest first')
-    @ApiOkResponse({ schema: schemas.deliveryPage })
-    @ApiBadRequestResponse(error)
-    @ApiNotFoundResponse(error)
+    @ApiOkResponse({ type: views.deliveryPage })
+    @ApiErrors(['invalid_parameter', 'an unknown status, a limit outside 1 to 100 or a cursor not from this list'], 'not_found')
     async deliveries(@CurrentAccount() account: Account, @Param('id') id: string, @Query() query: ListDeliveriesQuery) {
       const limit = query.limit === undefined ? undefined : Number(query.limit);
       return presenter.deliveryPage(await this.webhooks.listDeliveries(account.id, id, { status: query.status, cursor: query.cursor, limit }));
@@ -138,8 +121,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @Post(':id/deliveries/:deliveryId/retry')
     @HttpCode(202)
     @operation('retryWebhookDelivery', 'One more attempt of a delivery now, with the same event id')
-    @ApiAcceptedResponse({ schema: { type: 'object' } })
-    @ApiNotFoundResponse(error)
+    @ApiAcceptedResponse({ type: RetryAcceptedView })
+    @ApiErrors('not_found')
     async retry(@CurrentAccount() account: Account, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
       await this.webhooks.retryDelivery(account.id, id, deliveryId);
       return {};
@@ -148,23 +131,13 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @Post(':id/recover')
     @HttpCode(202)
     @operation('recoverWebhook', 'Deliver again every failed or skipped delivery created at or after since')
-    @ApiAcceptedResponse({ schema: schemas.recovered })
-    @ApiBadRequestResponse(error)
-    @ApiNotFoundResponse(error)
+    @ApiAcceptedResponse({ type: RecoverAcceptedView })
+    @ApiErrors('invalid_parameter', 'not_found')
     async recover(@CurrentAccount() account: Account, @Param('id') id: string, @Body() body: RecoverDto) {
       return this.webhooks.recover(account.id, id, body.since);
     }
   }
-
   Object.defineProperty(WebhooksController, 'name', { value: `${family.toUpperCase()}WebhooksController` });
   return WebhooksController;
 }
 
-/** The test route takes no body, or `{"type"}`. */
-function optionalType(body: unknown): unknown {
-  if (body === undefined || body === null) return undefined;
-  if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError('invalid_parameter', 'the request body must be a JSON object');
-  const unknownField = Object.keys(body).find((key) => key !== 'type');
-  if (unknownField !== undefined) throw new DomainError('invalid_parameter', `property ${unknownField} should not exist`);
-  return (body as { type?: unknown }).type;
-}

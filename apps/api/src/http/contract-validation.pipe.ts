@@ -7,6 +7,11 @@ import { DomainError } from '../../../../libs/kernel/src';
  */
 export const MAX_BODY_DEPTH = 64;
 
+const OPTIONAL_BODY = 'contract:optional-body';
+
+/** Marks a body DTO whose route also takes no body at all (or JSON null): the handler then gets undefined. */
+export const OptionalBody = (): ClassDecorator => (target) => Reflect.defineMetadata(OPTIONAL_BODY, true, target);
+
 /**
  * class-validator on every DTO, failing with the contract's `invalid_parameter`. A body that
  * is valid JSON but not an object (an array, a string) is refused before class-transformer
@@ -24,6 +29,9 @@ export class ContractValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' && (value === undefined || value === null) && metadata.metatype && Reflect.getMetadata(OPTIONAL_BODY, metadata.metatype)) {
+      return undefined;
+    }
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && !isPlainObject(value)) {
       throw new DomainError('invalid_parameter', 'the request body must be a JSON object');
     }

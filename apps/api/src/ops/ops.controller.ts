@@ -1,15 +1,26 @@
-import { Controller, Get, Header, HttpCode, Inject, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiProduces, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WorkQueue } from '../../../../libs/kernel/src';
+import { MetricsAuth, NoCredential } from '../http/route-auth';
 import { Metrics } from '../../../../libs/adapters/metrics/metrics';
 import { TypeormDatabase } from '../../../../libs/adapters/typeorm/src/typeorm-database';
-import { MetricsTokenGuard } from '../http/guards';
 
 const PROBE_TIMEOUT_MS = 2000;
 
+export class HealthView {
+  @ApiProperty({ enum: ['ok'] }) status!: 'ok';
+}
+
+export class ReadinessView {
+  @ApiProperty({ enum: ['ready', 'unavailable'] }) status!: string;
+  @ApiProperty({ enum: ['up', 'down'] }) storage!: string;
+  @ApiProperty({ enum: ['up', 'down'] }) queue!: string;
+}
+
 @ApiTags('operations')
 @Controller()
+@NoCredential()
 export class OpsController {
   constructor(
     private readonly db: TypeormDatabase,
@@ -19,16 +30,16 @@ export class OpsController {
 
   @Get('health')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Liveness: 200 while the process lives' })
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
-  health() {
+  @ApiOperation({ operationId: 'ops_health', summary: 'Liveness: 200 while the process lives' })
+  @ApiOkResponse({ type: HealthView })
+  health(): HealthView {
     return { status: 'ok' };
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: 200 only while storage and queue answer' })
-  @ApiOkResponse({ schema: { example: { status: 'ready', storage: 'up', queue: 'up' } } })
-  @ApiServiceUnavailableResponse({ schema: { example: { status: 'unavailable', storage: 'down', queue: 'up' } } })
+  @ApiOperation({ operationId: 'ops_ready', summary: 'Readiness: 200 only while storage and queue answer' })
+  @ApiOkResponse({ type: ReadinessView, description: 'Storage and queue answer' })
+  @ApiServiceUnavailableResponse({ type: ReadinessView, description: 'Storage or queue does not answer' })
   async ready(@Res() reply: FastifyReply) {
     const [storage, queue] = await Promise.all([probe(() => this.db.ping()), probe(() => this.queue.ping())]);
     const ok = storage && queue;
@@ -37,10 +48,10 @@ export class OpsController {
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  @UseGuards(MetricsTokenGuard)
-  @ApiBearerAuth('metrics')
-  @ApiOperation({ summary: 'Prometheus metrics in the text exposition format (Bearer METRICS_TOKEN when it is set)' })
-  @ApiProduces('text/plain')
+  @ApiOperation({ operationId: 'ops_metrics', summary: 'Prometheus metrics in the text exposition format (Bearer METRICS_TOKEN when it is set)' })
+  // The 200 alone is text (a produces decorator would make the JSON 401 text/plain too).
+  @ApiOkResponse({ content: { 'text/plain': { schema: { type: 'string' } } }, description: 'Prometheus text exposition format 0.0.4' })
+  @MetricsAuth()
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }

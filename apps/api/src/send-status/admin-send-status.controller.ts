@@ -1,13 +1,12 @@
-import { Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SendStatusRetentionService } from '../../../../libs/send-status/src';
-import { AdminTokenGuard } from '../http/guards';
+import { AdminAuth } from '../http/route-auth';
+import { ApiErrors } from '../openapi/api-errors';
 import { PurgeSendStatusView } from './send-status.dto';
 
 @ApiTags('admin')
-@ApiBearerAuth('admin')
-@ApiUnauthorizedResponse({ description: 'Missing or wrong ADMIN_TOKEN' })
-@UseGuards(AdminTokenGuard)
+@AdminAuth()
 @Controller('admin/maintenance')
 export class AdminSendStatusController {
   constructor(private readonly retention: SendStatusRetentionService) {}
@@ -15,6 +14,7 @@ export class AdminSendStatusController {
   @Post('purge-send-status')
   @HttpCode(200)
   @ApiOperation({
+    operationId: 'admin_purgeSendStatus',
     summary: 'Run the send-status retention purge now',
     description:
       'Deletes the sends created more than SEND_STATUS_RETENTION_DAYS days ago, with their history, 1000 per transaction; ' +
@@ -22,7 +22,7 @@ export class AdminSendStatusController {
       'waits for it (up to 60 s) and then runs.',
   })
   @ApiOkResponse({ type: PurgeSendStatusView })
-  @ApiServiceUnavailableResponse({ description: 'unavailable: another purge kept the lease for more than 60 s, or storage is down' })
+  @ApiErrors(['unavailable', 'another purge kept the lease for more than 60 s, or storage is down'])
   async purge(): Promise<PurgeSendStatusView> {
     return { purged: await this.retention.purgeNow() };
   }

@@ -1,24 +1,13 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOperation,
-  ApiParam,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiCreatedResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { SendStatusService } from '../../../../libs/send-status/src';
-import { InternalTokenGuard } from '../http/guards';
+import { InternalAuth } from '../http/route-auth';
+import { ApiErrors } from '../openapi/api-errors';
 import { CreatedSendView, CreateSendDto, ReportAcceptedView, ReportBatchView, SEND_STATUS_DESCRIPTION, SendReportBatchDto, SendReportDto } from './send-status.dto';
 
 /** Producers (the sending pipeline) record sends and report what happened to them. */
 @ApiTags('producers')
-@ApiBearerAuth('internal')
-@ApiUnauthorizedResponse({ description: 'Missing or wrong INTERNAL_TOKEN' })
-@UseGuards(InternalTokenGuard)
+@InternalAuth()
 @Controller('internal/sends')
 export class InternalSendsController {
   constructor(private readonly sends: SendStatusService) {}
@@ -26,6 +15,7 @@ export class InternalSendsController {
   @Post()
   @HttpCode(201)
   @ApiOperation({
+    operationId: 'internal_createSend',
     summary: 'Record a transactional send',
     description:
       'Returns the send id (`msg_...`) for the status routes and an `idSending` integer unique across the installation. ' +
@@ -33,8 +23,7 @@ export class InternalSendsController {
       'Campaign sends have no send status: channel `campaign` is refused.',
   })
   @ApiCreatedResponse({ type: CreatedSendView })
-  @ApiBadRequestResponse({ description: 'invalid_parameter: unknown channel (campaign included), invalid email or timestamp' })
-  @ApiNotFoundResponse({ description: 'not_found: no such account' })
+  @ApiErrors(['invalid_parameter', 'unknown channel (campaign included), invalid email or timestamp'], ['not_found', 'no such account'])
   create(@Body() body: CreateSendDto): Promise<CreatedSendView> {
     return this.sends.createSend(body);
   }
@@ -42,6 +31,7 @@ export class InternalSendsController {
   @Post('events/batch')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'internal_reportSendEvents',
     summary: 'Report up to 1000 send events at once',
     description:
       'Each item `{id, status, diagCode?, bounceType?, at?}` follows the rules of the single route and is answered on its own, ' +
@@ -49,7 +39,7 @@ export class InternalSendsController {
       'The accepted items commit together.',
   })
   @ApiAcceptedResponse({ type: ReportBatchView })
-  @ApiBadRequestResponse({ description: 'invalid_parameter: events missing, empty or not an array; limit_exceeded: more than 1000 items' })
+  @ApiErrors(['invalid_parameter', 'events missing, empty or not an array'], ['limit_exceeded', 'more than 1000 items'])
   async reportBatch(@Body() body: SendReportBatchDto): Promise<ReportBatchView> {
     return { results: await this.sends.reportBatch(body.events) };
   }
@@ -57,6 +47,7 @@ export class InternalSendsController {
   @Post(':id/events')
   @HttpCode(202)
   @ApiOperation({
+    operationId: 'internal_reportSendEvent',
     summary: 'Report what happened to a send',
     description:
       `${SEND_STATUS_DESCRIPTION} A report that would move the status back (it arrived late) is kept in the history only; ` +
@@ -65,8 +56,7 @@ export class InternalSendsController {
   })
   @ApiParam({ name: 'id', example: 'msg_01jd2x7q9m3k8p4r6t1v5w0y2z' })
   @ApiAcceptedResponse({ type: ReportAcceptedView })
-  @ApiBadRequestResponse({ description: 'invalid_parameter: unknown status, delivered without diagCode, bounced without bounceType, invalid at' })
-  @ApiNotFoundResponse({ description: 'not_found: no such send' })
+  @ApiErrors(['invalid_parameter', 'unknown status, delivered without diagCode, bounced without bounceType, invalid at'], ['not_found', 'no such send'])
   report(@Param('id') id: string, @Body() body: SendReportDto): Promise<ReportAcceptedView> {
     return this.sends.report(id, body);
   }

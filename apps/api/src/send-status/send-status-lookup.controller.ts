@@ -1,9 +1,10 @@
-import { Controller, Get, Param, Res, UseGuards } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Account } from '../../../../libs/accounts/src';
 import { SendStatusService, SendWithHistory } from '../../../../libs/send-status/src';
-import { ApiKeyGuard, CurrentAccount } from '../http/guards';
+import { CurrentAccount } from '../http/guards';
+import { ApiKeyAuth } from '../http/route-auth';
 import { SEND_STATUS_DESCRIPTION, SendNotFoundView, SendStatusV2View, SendStatusV3View } from './send-status.dto';
 import { notFoundBody, presentV2, presentV3 } from './send-status.presenter';
 
@@ -14,15 +15,13 @@ const LOOKUP_DESCRIPTION =
 
 /** Account holders read a send's status: v3 camelCase, v2 snake_case, one lookup underneath. */
 @ApiTags('send status')
-@ApiSecurity('api-key')
-@ApiUnauthorizedResponse({ description: 'Missing or wrong api-key' })
-@UseGuards(ApiKeyGuard)
+@ApiKeyAuth()
 @Controller()
 export class SendStatusLookupController {
   constructor(private readonly sends: SendStatusService) {}
 
   @Get('v3/Send/:id/Status')
-  @ApiOperation({ summary: 'Read the status of a transactional send (v3)', description: LOOKUP_DESCRIPTION })
+  @ApiOperation({ operationId: 'v3_getSendStatus', summary: 'Read the status of a transactional send (v3)', description: LOOKUP_DESCRIPTION })
   @ApiParam({ name: 'id', example: 'msg_01jd2x7q9m3k8p4r6t1v5w0y2z' })
   @ApiOkResponse({ type: SendStatusV3View })
   @ApiNotFoundResponse({ type: SendNotFoundView, description: 'Unknown id, or an id of another account (same bytes)' })
@@ -31,7 +30,7 @@ export class SendStatusLookupController {
   }
 
   @Get('v2/send/:id/status.json')
-  @ApiOperation({ summary: 'Read the status of a transactional send (v2)', description: LOOKUP_DESCRIPTION })
+  @ApiOperation({ operationId: 'v2_getSendStatus', summary: 'Read the status of a transactional send (v2)', description: LOOKUP_DESCRIPTION })
   @ApiParam({ name: 'id', example: 'msg_01jd2x7q9m3k8p4r6t1v5w0y2z' })
   @ApiOkResponse({ type: SendStatusV2View })
   @ApiNotFoundResponse({ type: SendNotFoundView, description: 'Unknown id, or an id of another account (same bytes)' })

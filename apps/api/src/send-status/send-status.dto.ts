@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { BOUNCE_TYPES, REPORT_BATCH_MAX, REPORTABLE_STATUSES, SEND_CHANNELS, SEND_STATUSES } from '../../../../libs/send-status/src';
+import { snakeCaseModel } from '../openapi/snake-case-model';
 
 /** Shown wherever a send status is: what each value means and when `delivered` shows up. */
 export const SEND_STATUS_DESCRIPTION =
@@ -133,22 +134,9 @@ export class SendStatusV3View {
   @ApiProperty({ type: [SendHistoryV3View], description: 'Every report received, oldest first (late ones included)' }) history!: SendHistoryV3View[];
 }
 
-export class SendHistoryV2View {
-  @ApiProperty({ enum: SEND_STATUSES }) status!: string;
-  @ApiProperty(TIMESTAMP) at!: string;
-  @ApiProperty({ type: String, nullable: true, example: '250 2.0.0 OK' }) diag_code!: string | null;
-}
-
-export class SendStatusV2View {
-  @ApiProperty({ example: 'msg_01jd2x7q9m3k8p4r6t1v5w0y2z' }) id!: string;
-  @ApiProperty({ enum: SEND_STATUSES, description: SEND_STATUS_DESCRIPTION }) status!: string;
-  @ApiProperty({ example: 'jane@example.com' }) email!: string;
-  @ApiProperty({ type: String, nullable: true, example: '250 2.0.0 OK' }) diag_code!: string | null;
-  @ApiProperty({ enum: BOUNCE_TYPES, nullable: true }) bounce_type!: string | null;
-  @ApiProperty(TIMESTAMP) created_at!: string;
-  @ApiProperty({ ...TIMESTAMP, description: 'When the record last changed (creation or the last status move)' }) updated_at!: string;
-  @ApiProperty({ type: [SendHistoryV2View] }) history!: SendHistoryV2View[];
-}
+/** The v2 forms: the snake_case twins of the v3 classes, as presentV2 produces them. */
+export const SendHistoryV2View = snakeCaseModel(SendHistoryV3View, 'SendHistoryV2View');
+export const SendStatusV2View = snakeCaseModel(SendStatusV3View, 'SendStatusV2View');
 
 export class SendNotFoundView {
   @ApiProperty({ example: 'msg_01jd2x7q9m3k8p4r6t1v5w0y2z', description: 'The id as requested' }) id!: string;

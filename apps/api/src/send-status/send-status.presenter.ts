@@ -1,5 +1,6 @@
 import type { SendWithHistory } from '../../../../libs/send-status/src';
-import type { SendStatusV2View, SendStatusV3View } from './send-status.dto';
+import { inFamilyCase } from '../event-webhooks/family-casing';
+import type { SendStatusV3View } from './send-status.dto';
 
 /** The v3 (camelCase) form of a send status record (CONTRACT §5). */
 export function presentV3(send: SendWithHistory): SendStatusV3View {
@@ -15,18 +16,9 @@ export function presentV3(send: SendWithHistory): SendStatusV3View {
   };
 }
 
-/** The v2 (snake_case) form. */
-export function presentV2(send: SendWithHistory): SendStatusV2View {
-  return {
-    id: send.id,
-    status: send.status,
-    email: send.email,
-    diag_code: send.diagCode,
-    bounce_type: send.bounceType,
-    created_at: send.createdAt.toISOString(),
-    updated_at: send.updatedAt.toISOString(),
-    history: send.history.map((h) => ({ status: h.status, at: h.at.toISOString(), diag_code: h.diagCode })),
-  };
+/** The v2 (snake_case) form: the same record, keys renamed. */
+export function presentV2(send: SendWithHistory): object {
+  return inFamilyCase(presentV3(send), 'v2');
 }
 
 /**

@@ -19,8 +19,11 @@ import type {
   WorkflowInput,
 } from './types';
 
-/** An answer of the API that was not a success, in the contract's words: `{code, message}`. */
-export class ApiError extends Error implements ContractError {
+/**
+ * An answer of the API that was not a success, in the contract's words: `{code, message}` (a
+ * ContractError code), or `network_error` / `http_<status>` when no such body arrived.
+ */
+export class ApiError extends Error implements Omit<ContractError, 'code'> {
   constructor(
     readonly status: number,
     readonly code: string,

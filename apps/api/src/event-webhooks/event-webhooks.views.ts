@@ -1,0 +1,133 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { DELIVERY_STATUSES } from '../../../../libs/event-webhooks/src';
+import { snakeCaseModel } from '../openapi/snake-case-model';
+
+/**
+ * Response shapes of the event-webhooks routes, written once in camelCase (v3); the v2 forms are
+ * their snake_case twins, as the presenters produce them. Names end in V3View / V2View; shapes
+ * whose keys are single words (the same in both families) have one class.
+ */
+const EVENT_ID = 'evt_01jd2x7q9m3k8p4r6t1v5w0y2z';
+const TIME = { type: String, format: 'date-time', example: '2025-11-22T02:00:00.000Z' } as const;
+const NULLABLE_TIME = { ...TIME, nullable: true } as const;
+const SECRET = {
+  example: 'whsec_+ZGBPKBiq50JD6BjzQQrb3+3fjqhXExmh0LwsbTOhHg=',
+  description: 'The signing secret. Shown once: store it now.',
+};
+
+export class WebhookV3View {
+  @ApiProperty({ example: 'wh_01jd2x7q9m3k8p4r6t1v5w0y2z' }) id!: string;
+  @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://crm.example.com/hooks/service' }) url!: string;
+  @ApiProperty({ type: [String], minItems: 1, maxItems: 50, example: ['email.delivered', 'email.bounced'] }) events!: string[];
+  @ApiProperty({ type: String, nullable: true, maxLength: 500, example: 'CRM sync' }) description!: string | null;
+  @ApiProperty({ enum: ['enabled', 'disabled'], enumName: 'WebhookState' }) state!: string;
+  @ApiProperty({ enum: ['v3', 'v2'], description: 'The API family that created the webhook; its deliveries carry it as apiVersion' }) apiVersion!: string;
+  @ApiProperty({ type: 'integer', minimum: 0 }) consecutiveFailures!: number;
+  @ApiProperty({ ...NULLABLE_TIME, description: 'When it was disabled, null while enabled' }) disabledAt!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['consecutive_failures', 'manual'],
+    description: 'Why it is disabled: by the failure counter or by the disable route; null while enabled',
+  })
+  disabledReason!: string | null;
+  @ApiProperty(TIME) createdAt!: string;
+  @ApiProperty(TIME) updatedAt!: string;
+}
+
+/** The create answer alone carries the secret. */
+export class CreatedWebhookV3View extends WebhookV3View {
+  @ApiProperty(SECRET) secret!: string;
+}
+
+export class WebhookListV3View {
+  @ApiProperty({ type: [WebhookV3View] }) webhooks!: WebhookV3View[];
+}
+
+export class DeliveryAttemptV3View {
+  @ApiProperty({ ...TIME, description: 'When the attempt started' }) at!: string;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 84 }) durationMs!: number;
+  @ApiProperty({ type: 'integer', nullable: true, example: 500, description: 'Null when no HTTP answer arrived' }) httpStatus!: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['timeout', 'connection_refused', 'dns', 'tls', 'blocked_address', 'invalid_url', 'connection_reset'],
+    enumName: 'AttemptError',
+    description: 'Null whenever an HTTP answer arrived',
+  })
+  error!: string | null;
+  @ApiProperty({ description: 'The start of the answer body, at most 4 KB (empty when none arrived)' }) responseBody!: string;
+  /** Header names are values here, not keys of the API: the v2 twin keeps them as sent. */
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    example: { 'content-type': 'application/json', 'x-service-event-id': EVENT_ID, 'x-service-event-type': 'email.delivered' },
+    description: 'The headers sent, names in lowercase and the same in both families; null for attempts made before they were kept',
+  })
+  requestHeaders!: Record<string, string> | null;
+}
+
+export class DeliveryV3View {
+  @ApiProperty({ example: 'del_01jd2x7q9m3k8p4r6t1v5w0y2z' }) id!: string;
+  @ApiProperty({ example: EVENT_ID }) eventId!: string;
+  @ApiProperty({ example: 'email.delivered' }) eventType!: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES, enumName: 'DeliveryStatus' }) status!: string;
+  @ApiProperty({ type: [DeliveryAttemptV3View] }) attempts!: DeliveryAttemptV3View[];
+  @ApiProperty({ ...NULLABLE_TIME, description: 'When the next attempt is due, null when none is' }) nextAttemptAt!: string | null;
+  @ApiProperty(TIME) createdAt!: string;
+}
+
+export class DeliveryPageV3View {
+  @ApiProperty({ type: [DeliveryV3View], description: 'Newest first' }) deliveries!: DeliveryV3View[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last' }) nextCursor!: string | null;
+}
+
+export class TestEventAcceptedV3View {
+  @ApiProperty({ example: EVENT_ID, description: 'The id of the sample event' }) eventId!: string;
+}
+
+export const WebhookV2View = snakeCaseModel(WebhookV3View, 'WebhookV2View');
+export const CreatedWebhookV2View = snakeCaseModel(CreatedWebhookV3View, 'CreatedWebhookV2View');
+export const WebhookListV2View = snakeCaseModel(WebhookListV3View, 'WebhookListV2View');
+export const DeliveryAttemptV2View = snakeCaseModel(DeliveryAttemptV3View, 'DeliveryAttemptV2View');
+export const DeliveryV2View = snakeCaseModel(DeliveryV3View, 'DeliveryV2View');
+export const DeliveryPageV2View = snakeCaseModel(DeliveryPageV3View, 'DeliveryPageV2View');
+export const TestEventAcceptedV2View = snakeCaseModel(TestEventAcceptedV3View, 'TestEventAcceptedV2View');
+
+/** Both families, by name: what the controller factory documents. */
+export const WEBHOOK_VIEWS = {
+  v3: { webhook: WebhookV3View, created: CreatedWebhookV3View, list: WebhookListV3View, deliveryPage: DeliveryPageV3View, testAccepted: TestEventAcceptedV3View },
+  v2: { webhook: WebhookV2View, created: CreatedWebhookV2View, list: WebhookListV2View, deliveryPage: DeliveryPageV2View, testAccepted: TestEventAcceptedV2View },
+};
+
+export class WebhookSecretView {
+  @ApiProperty(SECRET) secret!: string;
+}
+
+export class RecoverAcceptedView {
+  @ApiProperty({ type: 'integer', minimum: 0, example: 12, description: 'Deliveries requeued' }) count!: number;
+}
+
+/** The retry answer is an empty object. */
+export class RetryAcceptedView {}
+
+export class EventTypeView {
+  @ApiProperty({ example: 'email.delivered' }) type!: string;
+  @ApiProperty({ example: 'email' }) group!: string;
+  @ApiProperty({ example: 'The recipient server accepted the email' }) description!: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'JSON Schema (draft 2020-12) of the event data' }) schema!: Record<string, unknown>;
+}
+
+export class EventTypeListView {
+  @ApiProperty({ type: [EventTypeView] }) types!: EventTypeView[];
+}
+
+export class EventAcceptedView {
+  @ApiProperty({ example: EVENT_ID, description: 'The event id (yours when you gave one)' }) id!: string;
+}
+
+export class EventsAcceptedView {
+  @ApiProperty({ type: [String], example: [EVENT_ID], description: 'The event ids, in input order' }) ids!: string[];
+}
+
