@@ -18,6 +18,8 @@ export interface CachedWebhook {
  */
 export class WebhookCache {
   private readonly entries = new Map<string, { version: number; value: CachedWebhook }>();
+  /** Reads in flight, shared by every caller that misses meanwhile (64 deliveries of one webhook: one read). */
+  private readonly loading = new Map<string, Promise<CachedWebhook | null>>();
 
   constructor(
     private readonly webhooks: WebhookRepository,
@@ -29,6 +31,17 @@ export class WebhookCache {
   async get(id: string, version: number): Promise<CachedWebhook | null> {
     const entry = this.entries.get(id);
     if (entry && entry.version >= version) return entry.value;
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = this.load(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, loading);
+    }
+    const loaded = await loading;
+    // A read that began before this version existed is not enough: read again.
+    return loaded && loaded.webhook.updatedAt.getTime() < version ? this.load(id) : loaded;
+  }
+
+  private async load(id: string): Promise<CachedWebhook | null> {
     const webhook = await this.webhooks.findById(id);
     if (!webhook) {
       this.entries.delete(id);

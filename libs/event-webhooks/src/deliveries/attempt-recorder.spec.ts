@@ -1,0 +1,70 @@
+import { eventWebhooksHarness } from '../testing/event-webhooks.harness';
+import { AttemptRecorder, tallyOf } from './attempt-recorder';
+import { DELIVERY_TOPIC } from './delivery-work';
+
+describe(AttemptRecorder.name, () => {
+  const setUp = async (disableAfter = 3) => {
+    const h = eventWebhooksHarness({ disableAfter });
+    const sut = new AttemptRecorder(h.deliveries, h.webhooks, h.queue, h.uow, h.clock, h.settings, h.observer);
+    const account = await h.accounts.create('Acme', h.clock.now());
+    const { webhook } = await h.service.create(account.id, { url: 'https://hooks.example.com/in', events: ['email.delivered'] }, 'v3');
+    const data = { email: 'a@example.com', idSending: 1, sendingType: 1, diagCode: '250', deliveredAt: '2025-11-22T02:00:00.000Z' };
+    await h.intake.publish(Array.from({ length: 4 }, () => ({ accountId: account.id, type: 'email.delivered', data })));
+    h.queue.take(DELIVERY_TOPIC);
+    const jobs = await h.deliveries.findForDispatch([...h.deliveries.rows.keys()]);
+    const claimed = async (token: string) => {
+      await h.deliveries.claimMany(jobs.map((j) => ({ id: j.delivery.id, seq: 0 })), h.clock.now(), new Date(h.clock.nowMs() + 60_000), token);
+      return jobs.map((j) => j.delivery);
+    };
+    const attempt = (httpStatus: number) => ({ at: h.clock.now(), durationMs: 5, httpStatus, error: null, responseBody: '', requestHeaders: {} });
+    return { h, sut, webhook, claimed, attempt };
+  };
+
+  it('records the attempts that end together in one transaction, each webhook counted once in completion order', async () => {
+    const { h, sut, webhook, claimed, attempt } = await setUp(10);
+    const [a, b, c] = await claimed('t');
+    const runs = h.uow.runs;
+    const results = await Promise.all([
+      sut.record({ delivery: a, claimToken: 't', attempt: attempt(500), success: false }),
+      sut.record({ delivery: b, claimToken: 't', attempt: attempt(200), success: true }),
+      sut.record({ delivery: c, claimToken: 't', attempt: attempt(500), success: false }),
+    ]);
+    expect(h.uow.runs - runs).toBe(1);
+    expect(results.map((r) => r?.outcome.status)).toEqual(['retrying', 'succeeded', 'retrying']);
+    // a failure, a success, a failure: the counter restarted at the success
+    expect(h.webhooks.rows.get(webhook.id)!.consecutiveFailures).toBe(1);
+    expect(h.queue.take(DELIVERY_TOPIC).map((i) => i.payload.seq)).toEqual([1, 1]);
+  });
+
+  it('neither records nor counts an attempt whose claim was lost', async () => {
+    const { h, sut, webhook, claimed, attempt } = await setUp(1);
+    const [a] = await claimed('t');
+    h.deliveries.rows.get(a.id)!.claimToken = 'someone-else';
+    expect(await sut.record({ delivery: a, claimToken: 't', attempt: attempt(500), success: false })).toBeNull();
+    expect(h.webhooks.rows.get(webhook.id)).toMatchObject({ consecutiveFailures: 0, state: 'enabled' });
+    expect(h.deliveries.rows.get(a.id)!.attempts).toEqual([]);
+  });
+
+  it('disables the webhook in the batch that reaches the threshold: its failures are skipped, waiting deliveries too', async () => {
+    const { h, sut, webhook, claimed, attempt } = await setUp(2);
+    const [a, b, c, d] = await claimed('t');
+    h.deliveries.rows.get(d.id)!.claimToken = null; // d waits, unclaimed
+    const results = await Promise.all([a, b, c].map((delivery) => sut.record({ delivery, claimToken: 't', attempt: attempt(503), success: false })));
+    expect(results.map((r) => r?.outcome.status)).toEqual(['skipped', 'skipped', 'skipped']);
+    expect(h.webhooks.rows.get(webhook.id)).toMatchObject({ state: 'disabled', disabledReason: 'consecutive_failures', consecutiveFailures: 3 });
+    expect(h.deliveries.rows.get(d.id)!.status).toBe('skipped');
+    expect(h.observer.disables).toEqual([expect.objectContaining({ webhookId: webhook.id, reason: 'consecutive_failures' })]);
+    expect(h.queue.take(DELIVERY_TOPIC)).toEqual([]);
+  });
+});
+
+describe(tallyOf.name, () => {
+  it('counts, per webhook, the failures after its last success', () => {
+    const on = (webhookId: string, success: boolean) => ({ delivery: { webhookId }, success });
+    expect(tallyOf([on('a', false), on('b', true), on('a', true), on('a', false), on('a', false), on('b', false)])).toEqual([
+      { webhookId: 'a', failures: 2, reset: true },
+      { webhookId: 'b', failures: 1, reset: true },
+    ]);
+    expect(tallyOf([on('c', false), on('c', false)])).toEqual([{ webhookId: 'c', failures: 2, reset: false }]);
+  });
+});
