@@ -50,9 +50,9 @@ export interface AppConfig {
     targetRetryScheduleMs: number[];
     /** ALLOW_PRIVATE_TARGETS: allow loopback/private/link-local targets (default false). */
     allowPrivateTargets: boolean;
-    /** DISPATCHER_CONCURRENCY: work items in flight per dispatcher process and topic (default 64). */
+    /** DISPATCHER_CONCURRENCY: first-attempt calls in flight per dispatcher process (default 256; retries: half as many, apart; automation steps: as many). */
     concurrency: number;
-    /** DISPATCHER_ORIGIN_CONCURRENCY: concurrent calls to one receiver origin per process (default 16). */
+    /** DISPATCHER_ORIGIN_CONCURRENCY: concurrent calls to one receiver origin per process (default 64). */
     originConcurrency: number;
     /** WORK_MAX_HANDLER_FAILURES: times a work item's handler may throw before its delivery or run is failed (default 10). */
     maxHandlerFailures: number;

@@ -15,6 +15,8 @@ const ENV = {
   DELIVERY_TIMEOUT_MS: '1000',
   WEBHOOK_DISABLE_AFTER: '5',
   SECRET_ROTATION_GRACE: '1h',
+  // a few calls per receiver at a time, so that a test can act while deliveries still wait
+  DISPATCHER_ORIGIN_CONCURRENCY: '8',
 };
 const ATTEMPTS_PER_DELIVERY = 4;
 const WAIT_MS = 15_000;

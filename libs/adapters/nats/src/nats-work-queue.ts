@@ -31,6 +31,8 @@ export interface NatsWorkQueueOptions {
   relayBatch?: number;
   /** A row whose publish failed is tried again after this (default 1 s). */
   relayRetryMs?: number;
+  /** How long a just-stored due row is left to the fast path before the relay may take it (default 2 s). */
+  handOverGraceMs?: number;
   /** Wait for a publish ack and for JetStream API calls (default 2 s). */
   requestTimeoutMs?: number;
   reconnectTimeWaitMs?: number;
@@ -82,6 +84,7 @@ export class NatsWorkQueue extends WorkQueue {
       relayLeaseMs: options.relayLeaseMs ?? 30_000,
       relayBatch: options.relayBatch ?? 100,
       relayRetryMs: options.relayRetryMs ?? 1_000,
+      handOverGraceMs: options.handOverGraceMs ?? 2_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 2_000,
       reconnectTimeWaitMs: options.reconnectTimeWaitMs ?? 250,
       startWaitMs: options.startWaitMs ?? 2_000,
@@ -209,10 +212,16 @@ export class NatsWorkQueue extends WorkQueue {
     ]);
   }
 
+  /**
+   * Due rows are stored with a short grace (`handOverGraceMs`) before the relay may take them: the
+   * fast path publishes and deletes them right after commit, and only rows it could not hand over
+   * (a crash, NATS down) are the relay's, so the two never fight over the same fresh rows.
+   */
   private async store(rows: NewLeasedRow[]): Promise<void> {
     const now = this.clock.nowMs();
-    await this.outbox.insert(rows, now);
-    const due = rows.filter((row) => row.availableAt <= now);
+    const graced = rows.map((row) => (row.availableAt <= now ? { ...row, availableAt: now + this.settings.handOverGraceMs } : row));
+    await this.outbox.insert(graced, now);
+    const due = graced.filter((row, i) => rows[i].availableAt <= now);
     if (due.length === 0) return;
     this.db.afterCommit(() => {
       // Not awaited: the caller's commit should not wait on NATS. The relay covers any failure.

@@ -141,7 +141,13 @@ export class TypeormWebhookRepository extends WebhookRepository {
 
   /** One atomic increment, then a read of the row this transaction now holds. */
   async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
-    const restarted = tallies.filter((t) => t.reset && t.failures === 0).map((t) => t.webhookId);
+    const succeeded = tallies.filter((t) => t.reset && t.failures === 0).map((t) => t.webhookId);
+    // Mostly the counter is 0 already: a plain read finds the few to reset, so batches of successes
+    // do not queue behind each other on the webhook row's lock.
+    const restarted =
+      succeeded.length === 0
+        ? []
+        : (await this.db.query<{ id: string }>(`SELECT id FROM webhooks WHERE id IN (${placeholders(succeeded)}) AND consecutive_failures <> 0`, succeeded)).map((r) => r.id);
     if (restarted.length > 0) {
       await this.db.exec(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0`, restarted);
     }
