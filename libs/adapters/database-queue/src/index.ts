@@ -1,1 +1,0 @@
-export * from './database-work-queue';

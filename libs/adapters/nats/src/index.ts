@@ -1,1 +1,0 @@
-export * from './nats-work-queue';
