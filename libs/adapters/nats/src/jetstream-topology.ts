@@ -8,7 +8,11 @@ import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, JetStre
 export class JetStreamTopology {
   readonly stream: string;
 
-  constructor(readonly prefix: string) {
+  /** `replicas`: copies a JetStream cluster keeps of the stream (1 on a single server). */
+  constructor(
+    readonly prefix: string,
+    readonly replicas = 1,
+  ) {
     this.stream = `${prefix}_work`;
   }
 
@@ -25,10 +29,14 @@ export class JetStreamTopology {
       subjects: [`${this.prefix}.work.>`],
       // The window in which a re-published outbox row (same Nats-Msg-Id) is dropped as a duplicate.
       duplicate_window: nanos(120_000),
+      num_replicas: this.replicas,
     };
     try {
       const info = await jsm.streams.info(this.stream);
-      const same = info.config.subjects?.join() === wanted.subjects.join() && info.config.duplicate_window === wanted.duplicate_window;
+      const same =
+        info.config.subjects?.join() === wanted.subjects.join() &&
+        info.config.duplicate_window === wanted.duplicate_window &&
+        info.config.num_replicas === wanted.num_replicas;
       if (!same) await jsm.streams.update(this.stream, wanted);
     } catch (error) {
       if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;

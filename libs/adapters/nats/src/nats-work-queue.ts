@@ -17,6 +17,8 @@ export interface NatsWorkQueueOptions {
   servers: string | string[];
   /** Prefix of the stream, consumers and subjects of this installation. */
   prefix: string;
+  /** Copies of the stream a JetStream cluster keeps (default 1). */
+  replicas?: number;
   /** How long a message handed to a worker stays invisible without an ack or working() (default 60 s). */
   ackWaitMs?: number;
   /** Unacked messages the server lets out per consumer, over all processes (default 10000). */
@@ -59,7 +61,7 @@ export class NatsWorkQueue extends WorkQueue {
   /** Published outbox rows, deleted together: hand-overs that finish at about the same time share one DELETE. */
   private readonly cleared: Batcher<string[], void>;
   private readonly logger: QueueLogger;
-  private readonly settings: Required<Omit<NatsWorkQueueOptions, 'servers' | 'prefix' | 'logger' | 'connect'>>;
+  private readonly settings: Required<Omit<NatsWorkQueueOptions, 'servers' | 'prefix' | 'replicas' | 'logger' | 'connect'>>;
 
   static async create(db: TypeormDatabase, clock: Clock, options: NatsWorkQueueOptions): Promise<NatsWorkQueue> {
     const queue = new NatsWorkQueue(db, clock, options);
@@ -92,7 +94,7 @@ export class NatsWorkQueue extends WorkQueue {
       await this.outbox.deleteUnleased(lists.flat());
       return lists.map(() => undefined);
     }, { maxSize: 8 });
-    this.topology = new JetStreamTopology(options.prefix);
+    this.topology = new JetStreamTopology(options.prefix, options.replicas ?? 1);
     const servers = (Array.isArray(options.servers) ? options.servers : options.servers.split(',')).map((s) => s.trim()).filter(Boolean);
     this.link = new NatsLink({
       servers,
