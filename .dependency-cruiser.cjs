@@ -17,6 +17,13 @@ module.exports = {
       to: { path: '^libs/adapters/' },
     },
     {
+      name: 'apps-never-import-other-apps',
+      comment: 'The apps compose libs; what two apps share lives in a lib (e.g. libs/dispatch, the worker host).',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
       name: 'libs-never-import-apps',
       severity: 'error',
       from: { path: '^libs/' },

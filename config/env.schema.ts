@@ -56,6 +56,12 @@ export interface AppConfig {
     concurrency: number;
     /** DISPATCHER_ORIGIN_CONCURRENCY: concurrent calls to one receiver origin per process (default 16). */
     originConcurrency: number;
+    /** WORK_MAX_HANDLER_FAILURES: times a work item's handler may throw before its delivery or run is failed (default 10). */
+    maxHandlerFailures: number;
+    /** DELIVERY_SWEEP_INTERVAL: how often one dispatcher looks for waiting deliveries whose queue item was lost (default 30s). */
+    sweepIntervalMs: number;
+    /** DELIVERY_SWEEP_AFTER: a due, unclaimed delivery this long past due is re-queued by the sweeper (default 2m). */
+    sweepAfterMs: number;
   };
   secrets: {
     /** SECRET_ROTATION_GRACE: how long a rotated-out secret keeps signing (default 24h). */

@@ -44,6 +44,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivateTargets: boolean(env, 'ALLOW_PRIVATE_TARGETS', false),
       concurrency: integer(env, 'DISPATCHER_CONCURRENCY', 64, 1, 10_000),
       originConcurrency: integer(env, 'DISPATCHER_ORIGIN_CONCURRENCY', 16, 1, 10_000),
+      maxHandlerFailures: integer(env, 'WORK_MAX_HANDLER_FAILURES', 10, 1, 1_000),
+      sweepIntervalMs: duration(env, 'DELIVERY_SWEEP_INTERVAL', '30s'),
+      sweepAfterMs: duration(env, 'DELIVERY_SWEEP_AFTER', '2m'),
     },
     secrets: {
       rotationGraceMs: duration(env, 'SECRET_ROTATION_GRACE', '24h'),

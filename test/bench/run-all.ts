@@ -1,49 +1,87 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { machineLine } from './bench-support';
+import { machineLine, SCALE } from './bench-support';
+import { benchProfile } from './figures/profile';
+import { Run } from './harness/run';
+import type { Profile } from './harness/server';
+import { FigureRow, LedgerRow, markdown, printFigures, printLedger } from './report';
 
 /**
- * `npm run bench`: every benchmark of the project, one after the other (they would disturb each
- * other's figures side by side), with a progress line, then docs/benchmarks.md with each one's
- * figures, its baseline from the same run, the ratios and the machine.
+ * `npm run bench`: the figures of issue 11 measured as an outsider would, over HTTP against the
+ * built server processes, with the receiver, the load generator and the baselines in processes of
+ * their own; profiles one after the other, never side by side. Prints a table per profile and
+ * writes docs/benchmarks.md.
+ *
+ * BENCH_SCALE (e.g. 0.1) shrinks every count; BENCH_ONLY picks figures (e.g. "1,3"; 7 is always
+ * there); BENCH_PROFILES picks profiles (default "sqlite,mysql-nats"); BENCH_OUT writes the
+ * document elsewhere (default docs/benchmarks.md).
  */
-const BENCHES: Array<{ name: string; script: string; about: string }> = [
-  { name: 'plumbing', script: 'plumbing.bench.js', about: 'queue → consumer → transport on each adapter, against a bare undici + HMAC POST loop (issue 3; targets: ratio ≥ 0.65 NATS + MySQL, ≥ 0.5 embedded).' },
-  { name: 'webhooks', script: 'webhooks.bench.js', about: 'event intake, deliveries end to end, latency at a fixed rate, memory with many pending (issue 4).' },
-  { name: 'send-status', script: 'send-status.bench.js', about: 'status lookups at 64 connections (baseline: GET /health) and batched reports (issue 5; targets: ≥ 6,000 lookups/s p99 ≤ 20 ms on MySQL, ≥ 5,000 reports/s).' },
-  { name: 'trigger', script: 'trigger.bench.js', about: 'POST /hooks/{token} with 1 KB and 256 KB bodies, against a bare Fastify route (issue 6; targets: ≥ 5,000 req/s 1 KB, ≥ 600 req/s 256 KB).' },
-];
+const ALL_FIGURES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const PROFILES: Profile[] = ['sqlite', 'mysql-nats'];
 
-async function runOne(script: string, onTick: (seconds: number) => void): Promise<{ output: string; code: number | null; seconds: number }> {
-  const started = Date.now();
-  const child = spawn(process.execPath, [join(__dirname, script)], { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const ticker = setInterval(() => onTick((Date.now() - started) / 1000), 1000);
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  clearInterval(ticker);
-  return { output, code, seconds: (Date.now() - started) / 1000 };
+function selection(): { figures: Set<number>; profiles: Profile[] } {
+  const only = process.env.BENCH_ONLY?.trim();
+  const figures = new Set(only ? only.split(',').map((part) => Number(part.trim())) : ALL_FIGURES);
+  for (const figure of figures) if (!ALL_FIGURES.includes(figure)) throw new Error(`BENCH_ONLY: unknown figure "${figure}", expected numbers from 1 to 9`);
+  const profiles = (process.env.BENCH_PROFILES?.trim() || PROFILES.join(',')).split(',').map((part) => part.trim()) as Profile[];
+  for (const profile of profiles) if (!PROFILES.includes(profile)) throw new Error(`BENCH_PROFILES: unknown profile "${profile}", expected ${PROFILES.join(' or ')}`);
+  return { figures, profiles };
 }
 
-async function main(): Promise<void> {
-  const only = process.env.BENCH_ONLY?.split(',');
-  const selected = BENCHES.filter((b) => !only || only.includes(b.name));
-  const sections: string[] = [];
+async function main(run: Run): Promise<boolean> {
+  const { figures, profiles } = selection();
+  const started = new Date();
+  const loadAtStart = loadavg()[0];
+  console.log(`bench: figures ${[...figures].join(',')} on ${profiles.join(', ')}, BENCH_SCALE=${SCALE}; ${machineLine()}`);
+  const rows: FigureRow[] = [];
+  const ledger: LedgerRow[] = [];
   let failed = false;
-  for (const [index, bench] of selected.entries()) {
-    const label = `[${index + 1}/${selected.length}] ${bench.name}`;
-    const result = await runOne(bench.script, (s) => process.stderr.write(`\r${label}: running ${s.toFixed(0)} s`));
-    process.stderr.write(`\r${label}: ${result.code === 0 ? 'done' : `FAILED (exit ${result.code})`} in ${result.seconds.toFixed(0)} s\n`);
-    failed ||= result.code !== 0;
-    const figures = result.output.split('\n').filter((line) => !/^\s*\{"level"|\[Nest\]/.test(line)).join('\n').trim();
-    sections.push(`## ${bench.name}\n\n${bench.about}\n\n\`\`\`\n${figures}\n\`\`\`\n`);
+  for (const profile of profiles) {
+    const began = Date.now();
+    const ctx = await benchProfile(run, profile, figures, (step) => console.error(`[${profile}] ${step} (${((Date.now() - began) / 1000).toFixed(0)} s)`));
+    printLedger(ctx.ledger);
+    rows.push(...ctx.rows);
+    ledger.push(...ctx.ledger);
+    failed ||= ctx.failed;
   }
-  const document = `# Benchmarks\n\nWritten by \`npm run bench\` on ${new Date().toISOString()}.\nMachine: ${machineLine()}.\nEach bench measures its baseline in the same run; ratios are against it.\n\n${sections.join('\n')}`;
-  writeFileSync(join(__dirname, '../../../docs/benchmarks.md'), document);
-  process.stderr.write('wrote docs/benchmarks.md\n');
-  process.exit(failed ? 1 : 0);
+  rows.sort((a, b) => a.figure - b.figure);
+  for (const figure of new Set(rows.map((row) => row.figure))) printFigures(`figure ${figure}`, rows.filter((row) => row.figure === figure));
+  const header = [
+    `Written by \`npm run bench\` on ${started.toISOString()}${SCALE === 1 ? '' : `, at BENCH_SCALE=${SCALE} (counts shrunk: not the figures of record)`}.`,
+    `Machine: ${machineLine()}; load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (other work on the machine skews every figure).`,
+    '',
+    'The server runs as built processes (`dist/apps/api/src/main.js`, plus `dist/apps/dispatcher/src/main.js` on',
+    'mysql-nats) configured by environment only; the receiver, the load generator and the baselines are',
+    'processes of their own (test/bench/harness). Baselines are measured in the same run, per profile:',
+    '(a) a bare undici + HMAC loop POSTing the same signed envelope to the same receiver, 64 in flight;',
+    '(b) a bare node:http server that parses the JSON body and answers 202, at 64 connections, with the',
+    "figure's own body; (c) the server's own `GET /health`. Latencies run from the moment an event was due",
+    '(its `sentAtMs`) to its arrival at the receiver; an event never delivered counts as infinitely late.',
+    'Server defaults are kept except `WEBHOOK_DISABLE_AFTER=1000000` (a failing endpoint must stay',
+    'enabled for figure 4) and trigger rate limits out of reach (figure 5 measures throughput).',
+  ];
+  const document = markdown(rows, ledger, header);
+  const out = process.env.BENCH_OUT?.trim() || join(__dirname, '../../../docs/benchmarks.md');
+  writeFileSync(out, document);
+  console.error(`wrote ${out}`);
+  return !failed;
 }
 
-void main();
+const run = new Run();
+let closing = false;
+const finish = async (code: number) => {
+  if (closing) return;
+  closing = true;
+  await run.close().catch((error: unknown) => console.error(`clean-up: ${String(error)}`));
+  process.exit(code);
+};
+process.once('SIGINT', () => void finish(130));
+process.once('SIGTERM', () => void finish(143));
+main(run).then(
+  (ok) => finish(ok ? 0 : 1),
+  (error: unknown) => {
+    console.error(error);
+    return finish(1);
+  },
+);

@@ -243,6 +243,34 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
       expect(deliveries[1].deliveryCount).toBe(2);
     });
 
+    it('gives an item up after maxHandlerFailures exceptions, counting only the throws, and never retries it again', async () => {
+      const p = await start();
+      const topic = uniqueTopic();
+      const seen: ReceivedWork[] = [];
+      const givenUp: Array<{ work: ReceivedWork; reason: string }> = [];
+      let early = true;
+      await p.queue.consume(
+        topic,
+        async (work) => {
+          seen.push(work);
+          // one ordinary retry first: it does not count as a failure
+          if (early) {
+            early = false;
+            return { kind: 'retry', at: new Date(Date.now() + 20) };
+          }
+          throw new RangeError(`poison ${seen.length}`);
+        },
+        { concurrency: 2, maxHandlerFailures: 3, giveUp: async (work, reason) => void givenUp.push({ work, reason }) },
+      );
+      await enqueueIn(p, [{ topic, payload: { v: 'poison' } }]);
+      await waitFor('the item given up', () => givenUp.length === 1, 10_000);
+      await sleep(600);
+      expect(seen.map((w) => w.failures)).toEqual([0, 0, 1, 2]);
+      expect(givenUp[0].work).toMatchObject({ payload: { v: 'poison' }, failures: 2 });
+      expect(givenUp[0].reason).toBe('poison 4');
+      expect(seen).toHaveLength(4);
+    });
+
     it('stores an item once per dedup key while it waits', async () => {
       const p = await start();
       const topic = uniqueTopic();

@@ -156,6 +156,25 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     expect(after).toMatchObject({ status: 'retrying', attempts: [attempt], nextAttemptAt: outcome.nextAttemptAt, retryStep: 1, seq: 1, claimedUntil: null, attemptCount: 1 });
   });
 
+  it('re-queues only stale, unclaimed waiting deliveries, and fails an abandoned one', async () => {
+    if (skip) return;
+    const w = await fresh();
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    const old = new Date(now.getTime() - 600_000);
+    const stale = await stored(w, { nextAttemptAt: old });
+    const claimed = await stored(w, { nextAttemptAt: old });
+    await deliveries.claimMany([{ id: claimed.id, seq: 0 }], old, new Date(now.getTime() + 60_000), randomUUID());
+    const fresh_ = await stored(w, { nextAttemptAt: now });
+    await stored(w, { status: 'succeeded', nextAttemptAt: null });
+    const found = await database.db.transaction(() => deliveries.rescheduleStale(new Date(now.getTime() - 120_000), now, 10));
+    expect(found).toEqual([{ id: stale.id, seq: 1, nextAttemptAt: now }]);
+    expect(await database.db.transaction(() => deliveries.rescheduleStale(new Date(now.getTime() - 120_000), now, 10))).toEqual([]);
+
+    expect(await deliveries.abandon(fresh_.id)).toBe(true);
+    expect(await deliveries.abandon(fresh_.id)).toBe(false);
+    expect(await deliveries.findForWebhook(w.id, fresh_.id)).toMatchObject({ status: 'failed', nextAttemptAt: null, seq: 1 });
+  });
+
   it('stores a repeated event id once, even from concurrent transactions, per account', async () => {
     if (skip) return;
     await newAccount();

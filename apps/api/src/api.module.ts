@@ -3,7 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from '../../../config/load-config';
 import { AccountsModule } from '../../../libs/accounts/src';
 import { InfrastructureModule } from '../../../libs/adapters/infrastructure.module';
-import { DispatcherModule } from '../../dispatcher/src/dispatcher.module';
+import { DispatchModule } from '../../../libs/dispatch/src';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
 import { AutomationsApiModule } from './automations/automations-api.module';
 import { EVENT_WEBHOOK_CONTROLLERS } from './event-webhooks';
@@ -33,7 +33,7 @@ export class ApiModule {
         EventWebhooksModule,
         SendStatusHttpModule.forRoot(tokens, EventWebhooksModule),
         WebModule,
-        ...(config.runtime.dispatcherEnabled ? [DispatcherModule] : []),
+        ...(config.runtime.dispatcherEnabled ? [DispatchModule.forRoot(config)] : []),
       ],
       controllers: [OpsController, AdminAccountsController, ...EVENT_WEBHOOK_CONTROLLERS],
       providers: [

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from '../../../config/load-config';
 import { InfrastructureModule } from '../../../libs/adapters/infrastructure.module';
-import { DispatcherModule } from './dispatcher.module';
+import { DispatchModule } from '../../../libs/dispatch/src';
 
 /** The dispatcher app on its own: infrastructure, the workers, the schedules; no HTTP routes. */
 @Module({})
@@ -10,7 +10,7 @@ export class DispatcherAppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DispatcherAppModule,
-      imports: [InfrastructureModule.forRoot(config), ScheduleModule.forRoot(), DispatcherModule],
+      imports: [InfrastructureModule.forRoot(config), ScheduleModule.forRoot(), DispatchModule.forRoot(config)],
     };
   }
 }

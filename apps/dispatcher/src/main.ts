@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger, PinoNestLogger } from '../../../libs/adapters/logging/logger';
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
-import { bearerToken, tokensMatch } from '../../api/src/http/credentials';
+import { bearerToken, tokensMatch } from '../../../libs/kernel/src/credentials';
 import { DispatcherAppModule } from './dispatcher-app.module';
 
 async function main(): Promise<void> {

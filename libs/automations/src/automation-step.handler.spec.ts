@@ -87,7 +87,7 @@ describe(AutomationStepHandler.name, () => {
       const wait = (item.runAt?.getTime() ?? 0) - clock.nowMs();
       if (wait > 0) clock.advance(wait);
       expect(item.topic).toBe(AUTOMATION_STEP_TOPIC);
-      expect(await sut.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1 })).toEqual({ kind: 'done' });
+      expect(await sut.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1, failures: 0 })).toEqual({ kind: 'done' });
       handled.push(item);
     }
     return handled;
@@ -117,7 +117,7 @@ describe(AutomationStepHandler.name, () => {
 
   it('waits out a delay as a queue item due later, then goes on', async () => {
     const runId = await starter.start(workflow([{ type: 'delay', seconds: 3600 }, send()]), '{"id": 1}');
-    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1 });
+    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
     expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, runAt: new Date('2025-11-22T03:00:00.000Z'), key: `${runId}:1` }]);
     expect(runs.rows.get(runId)!.stepStates[0]).toMatchObject({ status: 'running', attempts: [] });
 
@@ -129,8 +129,8 @@ describe(AutomationStepHandler.name, () => {
 
   it('asks the queue to come back when a delay item arrives early', async () => {
     const runId = await starter.start(workflow([{ type: 'delay', seconds: 60 }]), '{}');
-    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1 });
-    const early = await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, deliveryCount: 1 });
+    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
+    const early = await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, deliveryCount: 1, failures: 0 });
     expect(early).toEqual({ kind: 'retry', at: new Date('2025-11-22T02:01:00.000Z') });
     expect(runs.rows.get(runId)!.status).toBe('running');
   });
@@ -173,11 +173,11 @@ describe(AutomationStepHandler.name, () => {
   it('does nothing for a duplicated or stale item', async () => {
     const runId = await starter.start(workflow([send(), send()]), '{}');
     const first = queue.takeNext()!;
-    await sut.handle({ id: 'w', topic: first.topic, payload: first.payload, deliveryCount: 1 });
-    await sut.handle({ id: 'w', topic: first.topic, payload: first.payload, deliveryCount: 2 });
+    await sut.handle({ id: 'w', topic: first.topic, payload: first.payload, deliveryCount: 1, failures: 0 });
+    await sut.handle({ id: 'w', topic: first.topic, payload: first.payload, deliveryCount: 2, failures: 0 });
     expect(http.requests).toHaveLength(1);
     await drain();
-    expect(await sut.handle({ id: 'w', topic: first.topic, payload: { runId, seq: 1 }, deliveryCount: 3 })).toEqual({ kind: 'done' });
+    expect(await sut.handle({ id: 'w', topic: first.topic, payload: { runId, seq: 1 }, deliveryCount: 3, failures: 0 })).toEqual({ kind: 'done' });
     expect(http.requests).toHaveLength(2);
   });
 
@@ -190,7 +190,7 @@ describe(AutomationStepHandler.name, () => {
       stored.seq = 99; // another worker finished the step meanwhile
       return original(request);
     };
-    await sut.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1 });
+    await sut.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1, failures: 0 });
     expect(runs.rows.get(runId)!.stepStates[0].attempts).toEqual([]);
     expect(queue.items).toHaveLength(0);
   });
@@ -204,8 +204,8 @@ describe(AutomationStepHandler.name, () => {
   });
 
   it('drops items of runs that no longer exist, and malformed items', async () => {
-    expect(await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId: 'run_gone', seq: 0 }, deliveryCount: 1 })).toMatchObject({ kind: 'drop' });
-    expect(await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId: 1 }, deliveryCount: 1 })).toMatchObject({ kind: 'drop' });
+    expect(await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId: 'run_gone', seq: 0 }, deliveryCount: 1, failures: 0 })).toMatchObject({ kind: 'drop' });
+    expect(await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId: 1 }, deliveryCount: 1, failures: 0 })).toMatchObject({ kind: 'drop' });
   });
 
   it('keeps a run on the steps it started with when the workflow changes', async () => {

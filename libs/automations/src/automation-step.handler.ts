@@ -48,6 +48,16 @@ export class AutomationStepHandler extends WorkHandler {
     return step.type === 'delay' ? this.delay(run, step) : this.sendWebhook(run, step);
   }
 
+  /** Its handler kept throwing (WORK_MAX_HANDLER_FAILURES): the run fails at its current step. */
+  override async giveUp(work: ReceivedWork): Promise<void> {
+    const { runId } = work.payload;
+    const run = typeof runId === 'string' ? await this.runs.findById(runId) : null;
+    if (!run || run.status !== 'running') return;
+    const expectedSeq = run.seq;
+    failStep(run, this.clock.now());
+    await this.save(run, expectedSeq, null);
+  }
+
   private async delay(run: Run, step: DelayStep): Promise<WorkOutcome> {
     const state = run.stepStates[run.stepIndex];
     const now = this.clock.now();

@@ -7,6 +7,7 @@ import { AttemptRecorder } from './deliveries/attempt-recorder';
 import { DeliveryObserver } from './deliveries/delivery-observer';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { EventFeedService } from './event-feed/event-feed.service';
+import { DeliverySweeper, DeliverySweeperSettings } from './deliveries/delivery-sweeper';
 import { DeliveryWorker } from './deliveries/delivery.worker';
 import { DispatchLanes } from './deliveries/lanes';
 import { WebhookCache } from './deliveries/webhook-cache';
@@ -61,3 +62,17 @@ import { WebhooksService } from './webhooks/webhooks.service';
   exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, DeliveryWorker],
 })
 export class EventWebhooksModule {}
+
+/** The delivery sweeper, run by dispatchers (one at a time through its lease). */
+@Module({
+  providers: [
+    {
+      provide: DeliverySweeperSettings,
+      useFactory: ({ delivery }: AppConfig) => new DeliverySweeperSettings(delivery.sweepIntervalMs, delivery.sweepAfterMs),
+      inject: [APP_CONFIG],
+    },
+    DeliverySweeper,
+  ],
+  exports: [DeliverySweeper],
+})
+export class DeliverySweeperModule {}

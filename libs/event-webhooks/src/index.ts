@@ -12,6 +12,7 @@ export * from './deliveries/delivery-work';
 export * from './deliveries/delivery.worker';
 export * from './deliveries/delivery-observer';
 export * from './deliveries/lanes';
+export * from './deliveries/delivery-sweeper';
 export * from './intake/envelope';
 export * from './intake/event.repository';
 export * from './intake/event-intake.service';

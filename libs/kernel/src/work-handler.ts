@@ -10,8 +10,8 @@ export abstract class WorkHandler {
   readonly maxInFlight?: number;
   /** How many more items to take now (see ConsumeOptions.spareCapacity); unlimited when absent. */
   spareCapacity?(): number;
+  /** The item's handler threw too often (ConsumeOptions.giveUp): settle what it names for good. */
+  giveUp?(work: ReceivedWork, reason: string): Promise<void>;
   abstract handle(work: ReceivedWork): Promise<WorkOutcome>;
 }
 
-/** DI token of the list of WorkHandler instances the dispatcher runs. */
-export const WORK_HANDLERS = Symbol('WORK_HANDLERS');

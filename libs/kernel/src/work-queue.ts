@@ -19,6 +19,8 @@ export interface ReceivedWork {
   payload: Record<string, unknown>;
   /** 1 on the first hand-over; more after a crash, lease expiry or retry. */
   deliveryCount: number;
+  /** Times a handler threw on this item so far. */
+  failures: number;
 }
 
 export type WorkOutcome =
@@ -37,6 +39,12 @@ export interface ConsumeOptions {
    * items finish. Unlimited when absent.
    */
   spareCapacity?: () => number;
+  /**
+   * After this many handler exceptions on one item it is dead: `giveUp` is called (to fail the
+   * delivery or run it names) and the item is removed. Retried forever when absent.
+   */
+  maxHandlerFailures?: number;
+  giveUp?: (work: ReceivedWork, reason: string) => Promise<void>;
 }
 
 export interface WorkSubscription {

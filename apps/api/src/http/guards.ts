@@ -2,7 +2,7 @@ import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from 
 import type { FastifyRequest } from 'fastify';
 import { Account, AccountsService } from '../../../../libs/accounts/src';
 import { DomainError } from '../../../../libs/kernel/src';
-import { bearerToken, tokensMatch } from './credentials';
+import { bearerToken, tokensMatch } from '../../../../libs/kernel/src/credentials';
 import { OperatorTokens } from './operator-tokens';
 
 type AuthenticatedRequest = FastifyRequest & { account?: Account };

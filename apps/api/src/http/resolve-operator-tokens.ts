@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../../../config/load-config';
-import { generateToken } from './credentials';
+import { generateToken } from '../../../../libs/kernel/src/credentials';
 import { OperatorTokens } from './operator-tokens';
 
 /**

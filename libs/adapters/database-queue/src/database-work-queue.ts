@@ -74,6 +74,8 @@ export class DatabaseWorkQueue extends WorkQueue {
         pollIntervalMs: this.pollIntervalMs,
         retryAfterFailure: (row, nowMs) => failureRetryAt(nowMs, row.deliveryCount, this.failureBackoff),
         spareCapacity: options.spareCapacity,
+        maxHandlerFailures: options.maxHandlerFailures,
+        giveUp: options.giveUp && ((row, reason) => options.giveUp!(this.toWork(row), reason)),
         label: `work queue ${topic}`,
       },
       this.logger,
@@ -104,13 +106,17 @@ export class DatabaseWorkQueue extends WorkQueue {
   }
 
   private async handleRow(row: ClaimedRow, handler: WorkHandlerFn): Promise<WorkOutcome> {
-    let payload: Record<string, unknown>;
+    let work: ReceivedWork;
     try {
-      payload = JSON.parse(row.payload) as Record<string, unknown>;
+      work = this.toWork(row);
     } catch (error) {
       return { kind: 'drop', reason: `unreadable payload: ${describeError(error)}` };
     }
-    const work: ReceivedWork = { id: row.id, topic: row.topic, payload, deliveryCount: row.deliveryCount };
     return handler(work);
+  }
+
+  private toWork(row: ClaimedRow): ReceivedWork {
+    const payload = JSON.parse(row.payload) as Record<string, unknown>;
+    return { id: row.id, topic: row.topic, payload, deliveryCount: row.deliveryCount, failures: row.failures };
   }
 }

@@ -12,6 +12,9 @@ export interface LeasedRowWorkerOptions {
   pollIntervalMs: number;
   /** When a row whose handler threw is offered again. */
   retryAfterFailure(row: ClaimedRow, nowMs: number): Date;
+  /** After this many handler exceptions the row is dead: `giveUp` is told, then the row is removed. */
+  maxHandlerFailures?: number;
+  giveUp?: (row: ClaimedRow, reason: string) => Promise<void>;
   /** While false, nothing is claimed and rows simply wait (the relay while NATS is down). */
   canClaim?: () => boolean;
   /** Rows the handler can start soon (ConsumeOptions.spareCapacity); unlimited when absent. */
@@ -125,23 +128,43 @@ export class LeasedRowWorker {
   private async handle(entry: Held): Promise<void> {
     const { row } = entry;
     let outcome: WorkOutcome;
+    let failed = false;
     try {
       const result: unknown = await this.handler(row);
       if (!isWorkOutcome(result)) throw new Error(`handler returned ${JSON.stringify(result)}, not a work outcome`);
       outcome = result;
     } catch (error) {
-      outcome = { kind: 'retry', at: this.options.retryAfterFailure(row, this.clock.nowMs()) };
-      this.logger.warn(`${this.options.label}: handler failed for ${row.id} (delivery ${row.deliveryCount}), retrying at ${outcome.at.toISOString()}: ${describeError(error)}`);
+      failed = true;
+      outcome = await this.afterHandlerFailure(row, error);
     }
     if (entry.released) return;
     try {
-      const kept = outcome.kind === 'retry' ? await this.rows.reschedule(row.id, row.token, outcome.at.getTime()) : await this.completions.submit(row);
+      const kept = outcome.kind === 'retry' ? await this.rows.reschedule(row.id, row.token, outcome.at.getTime(), failed) : await this.completions.submit(row);
       if (outcome.kind === 'drop') this.logger.warn(`${this.options.label}: dropped ${row.id}: ${outcome.reason}`);
       if (!kept) this.logger.warn(`${this.options.label}: lease of ${row.id} expired before its outcome (${outcome.kind}); it may run twice`);
     } catch (error) {
       // The lease runs out and the row is taken again: at-least-once.
       this.logger.warn(`${this.options.label}: could not record outcome ${outcome.kind} of ${row.id}: ${describeError(error)}`);
     }
+  }
+
+  /** Retry later, or, once the handler has failed `maxHandlerFailures` times, give the row up. */
+  private async afterHandlerFailure(row: ClaimedRow, error: unknown): Promise<WorkOutcome> {
+    const { maxHandlerFailures, giveUp, label } = this.options;
+    const failures = row.failures + 1;
+    const reason = describeError(error);
+    if (maxHandlerFailures !== undefined && giveUp && failures >= maxHandlerFailures) {
+      try {
+        await giveUp(row, reason);
+        this.logger.error({ msg: 'work item dead: its handler kept failing', queue: label, workId: row.id, failures, payload: row.payload, reason });
+        return { kind: 'drop', reason: `handler failed ${failures} times` };
+      } catch (giveUpError) {
+        this.logger.warn(`${label}: could not give up ${row.id}, retrying: ${describeError(giveUpError)}`);
+      }
+    }
+    const at = this.options.retryAfterFailure(row, this.clock.nowMs());
+    this.logger.warn({ msg: 'work item handler failed, retrying', queue: label, workId: row.id, failures, retryAt: at.toISOString(), reason });
+    return { kind: 'retry', at };
   }
 
   private async renew(): Promise<void> {

@@ -13,6 +13,8 @@ export interface NewLeasedRow {
   payload: string;
   dedupKey: string | null;
   availableAt: number;
+  /** Handler failures so far (a retry carries them on). */
+  failures?: number;
   /** Table-specific columns (see LeasedTable.extraColumns). */
   extra?: Record<string, string | number>;
 }
@@ -23,6 +25,8 @@ export interface ClaimedRow {
   payload: string;
   /** Claims so far, this one included. */
   deliveryCount: number;
+  /** Times a handler threw on it so far. */
+  failures: number;
   token: string;
   extra: Record<string, unknown>;
 }
@@ -41,7 +45,7 @@ export class LeasedRows {
     private readonly db: TypeormDatabase,
     private readonly table: LeasedTable,
   ) {
-    this.columns = ['id', 'topic', 'payload', 'delivery_count', ...table.extraColumns].join(', ');
+    this.columns = ['id', 'topic', 'payload', 'delivery_count', 'failures', ...table.extraColumns].join(', ');
   }
 
   /** Inserts in the ambient transaction; a row whose (topic, dedup key) is already stored is skipped. */
@@ -60,11 +64,11 @@ export class LeasedRows {
   private async insertChunk(rows: NewLeasedRow[], ignore: boolean, nowMs: number): Promise<void> {
     if (rows.length === 0) return;
     const extra = this.table.extraColumns;
-    const names = ['id', 'topic', 'payload', 'dedup_key', 'available_at', 'lease_token', 'delivery_count', 'created_at', ...extra];
+    const names = ['id', 'topic', 'payload', 'dedup_key', 'available_at', 'lease_token', 'delivery_count', 'failures', 'created_at', ...extra];
     const tuple = `(${names.map(() => '?').join(', ')})`;
     const params: unknown[] = [];
     for (const r of rows) {
-      params.push(r.id, r.topic, r.payload, r.dedupKey, r.availableAt, null, 0, nowMs);
+      params.push(r.id, r.topic, r.payload, r.dedupKey, r.availableAt, null, 0, r.failures ?? 0, nowMs);
       for (const column of extra) params.push(r.extra?.[column] ?? null);
     }
     const verb = ignore ? this.db.insertIgnore() : 'INSERT';
@@ -129,9 +133,14 @@ export class LeasedRows {
     return new Set(ids.filter((id) => !lost.has(id)));
   }
 
-  /** Frees the row again from `atMs` on. False when the lease was lost meanwhile. */
-  async reschedule(id: string, token: string, atMs: number): Promise<boolean> {
-    const result = await this.db.exec(`UPDATE ${this.table.name} SET available_at = ?, lease_token = NULL WHERE id = ? AND lease_token = ?`, [atMs, id, token]);
+  /** Frees the row again from `atMs` on, counting a handler failure when it was one. False when the lease was lost meanwhile. */
+  async reschedule(id: string, token: string, atMs: number, failed = false): Promise<boolean> {
+    const result = await this.db.exec(`UPDATE ${this.table.name} SET available_at = ?, lease_token = NULL, failures = failures + ? WHERE id = ? AND lease_token = ?`, [
+      atMs,
+      failed ? 1 : 0,
+      id,
+      token,
+    ]);
     return result.affected > 0;
   }
 
@@ -170,6 +179,7 @@ export class LeasedRows {
       topic: String(row.topic),
       payload: String(row.payload),
       deliveryCount: Number(row.delivery_count),
+      failures: Number(row.failures ?? 0),
       token,
       extra,
     };

@@ -15,6 +15,8 @@ export interface TopicConsumerOptions {
   failureBackoff: FailureBackoff;
   /** How many more messages the handler takes now (ConsumeOptions.spareCapacity). */
   spareCapacity: () => number;
+  maxHandlerFailures?: number;
+  giveUp?: (work: ReceivedWork, reason: string) => Promise<void>;
 }
 
 /** Messages asked for by one pull request at most: a process takes work in bites others can share. */
@@ -165,18 +167,19 @@ export class JetStreamTopicConsumer {
       return;
     }
     let outcome: WorkOutcome;
+    let failed = false;
     try {
       const result: unknown = await this.handler(work);
       if (!isWorkOutcome(result)) throw new Error(`handler returned ${JSON.stringify(result)}, not a work outcome`);
       outcome = result;
     } catch (error) {
-      outcome = { kind: 'retry', at: failureRetryAt(this.clock.nowMs(), work.deliveryCount, this.options.failureBackoff) };
-      this.logger.warn(`work queue ${work.topic}: handler failed for ${work.id} (delivery ${work.deliveryCount}), retrying at ${outcome.at.toISOString()}: ${describeError(error)}`);
+      failed = true;
+      outcome = await this.afterHandlerFailure(work, error);
     }
     if (entry.released) return;
     if (outcome.kind === 'retry') {
       try {
-        await this.scheduleRetry(work, outcome.at);
+        await this.scheduleRetry(failed ? { ...work, failures: work.failures + 1 } : work, outcome.at);
       } catch (error) {
         // Left unacked: JetStream hands it out again after the ack wait.
         this.logger.warn(`work queue ${work.topic}: could not store the retry of ${work.id}, it returns after the ack wait: ${describeError(error)}`);
@@ -187,9 +190,28 @@ export class JetStreamTopicConsumer {
     if (!entry.released) safely(() => msg.ack());
   }
 
+  /** Retry later, or, once the handler has failed `maxHandlerFailures` times, give the item up. */
+  private async afterHandlerFailure(work: ReceivedWork, error: unknown): Promise<WorkOutcome> {
+    const { maxHandlerFailures, giveUp, topic } = this.options;
+    const failures = work.failures + 1;
+    const reason = describeError(error);
+    if (maxHandlerFailures !== undefined && giveUp && failures >= maxHandlerFailures) {
+      try {
+        await giveUp(work, reason);
+        this.logger.error({ msg: 'work item dead: its handler kept failing', topic, workId: work.id, failures, payload: work.payload, reason });
+        return { kind: 'drop', reason: `handler failed ${failures} times` };
+      } catch (giveUpError) {
+        this.logger.warn(`work queue ${topic}: could not give up ${work.id}, retrying: ${describeError(giveUpError)}`);
+      }
+    }
+    const at = failureRetryAt(this.clock.nowMs(), work.deliveryCount, this.options.failureBackoff);
+    this.logger.warn({ msg: 'work item handler failed, retrying', topic, workId: work.id, failures, retryAt: at.toISOString(), reason });
+    return { kind: 'retry', at };
+  }
+
   private toWork(msg: JsMsg): ReceivedWork {
-    const { id, prior, payload } = decodeEnvelope(msg.string());
-    return { id, topic: this.options.topic, payload, deliveryCount: prior + msg.info.deliveryCount };
+    const { id, prior, failures, payload } = decodeEnvelope(msg.string());
+    return { id, topic: this.options.topic, payload, deliveryCount: prior + msg.info.deliveryCount, failures };
   }
 
   /** Stops pulling, waits up to graceMs for work in hand, naks the rest for immediate redelivery. */

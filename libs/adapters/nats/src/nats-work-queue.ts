@@ -165,6 +165,8 @@ export class NatsWorkQueue extends WorkQueue {
         fetchExpiresMs: this.settings.fetchExpiresMs,
         failureBackoff: this.settings.failureBackoff,
         spareCapacity: options.spareCapacity ?? (() => Infinity),
+        maxHandlerFailures: options.maxHandlerFailures,
+        giveUp: options.giveUp,
       },
       this.logger,
     );
@@ -203,6 +205,7 @@ export class NatsWorkQueue extends WorkQueue {
         payload: JSON.stringify(work.payload),
         dedupKey: null,
         availableAt: at.getTime(),
+        failures: work.failures,
         extra: { work_id: work.id, prior_deliveries: work.deliveryCount },
       },
     ]);
@@ -239,7 +242,9 @@ export class NatsWorkQueue extends WorkQueue {
 
   /** Rows without a dedup key were all stored; keyed ones are read back, since a duplicate key was skipped. */
   private async storedRows(rows: NewLeasedRow[]): Promise<Array<Omit<ClaimedRow, 'token'>>> {
-    const plain = rows.filter((row) => row.dedupKey === null).map((row) => ({ id: row.id, topic: row.topic, payload: row.payload, deliveryCount: 0, extra: row.extra ?? {} }));
+    const plain = rows
+      .filter((row) => row.dedupKey === null)
+      .map((row) => ({ id: row.id, topic: row.topic, payload: row.payload, deliveryCount: 0, failures: row.failures ?? 0, extra: row.extra ?? {} }));
     const keyed = rows.filter((row) => row.dedupKey !== null).map((row) => row.id);
     return keyed.length === 0 ? plain : [...plain, ...(await this.outbox.unleased(keyed))];
   }
@@ -247,7 +252,7 @@ export class NatsWorkQueue extends WorkQueue {
   private async publish(row: Omit<ClaimedRow, 'token'>): Promise<void> {
     const handles = this.link.current;
     if (!handles) throw new Error('NATS is not connected');
-    const body = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.payload);
+    const body = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.failures, row.payload);
     // msgID = row id: a row published twice (fast path and relay, or a lost delete) is stored once.
     await handles.js.publish(this.topology.subject(row.topic), body, { msgID: row.id, timeout: this.settings.requestTimeoutMs });
   }

@@ -6,11 +6,14 @@
 export interface WorkEnvelope {
   id: string;
   prior: number;
+  /** Handler failures before this publish (absent in messages of older versions: 0). */
+  failures: number;
   payload: Record<string, unknown>;
 }
 
-export function encodeEnvelope(id: string, prior: number, payloadJson: string): string {
-  return `{"id":${JSON.stringify(id)},"prior":${Math.max(0, Math.floor(prior))},"payload":${payloadJson}}`;
+export function encodeEnvelope(id: string, prior: number, failures: number, payloadJson: string): string {
+  const count = (n: number) => Math.max(0, Math.floor(n));
+  return `{"id":${JSON.stringify(id)},"prior":${count(prior)},"failures":${count(failures)},"payload":${payloadJson}}`;
 }
 
 export function decodeEnvelope(text: string): WorkEnvelope {
@@ -18,5 +21,5 @@ export function decodeEnvelope(text: string): WorkEnvelope {
   if (typeof body?.id !== 'string' || typeof body.prior !== 'number' || !body.payload || typeof body.payload !== 'object') {
     throw new Error('not a work envelope');
   }
-  return { id: body.id, prior: body.prior, payload: body.payload };
+  return { id: body.id, prior: body.prior, failures: typeof body.failures === 'number' ? body.failures : 0, payload: body.payload };
 }

@@ -75,6 +75,13 @@ export abstract class DeliveryRepository {
   abstract recordAttempts(records: RecordedAttempt[]): Promise<void>;
   /** An unclaimed waiting delivery at `seq` to a final status (its webhook was disabled or deleted meanwhile). */
   abstract settle(id: string, seq: number, status: 'skipped' | 'cancelled', now: Date): Promise<boolean>;
+  /**
+   * Up to `limit` waiting, unclaimed deliveries due before `staleBefore` (their queue item is
+   * presumed lost), rescheduled for `now` with seq bumped. Returns them.
+   */
+  abstract rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]>;
+  /** A waiting delivery whose work keeps failing (not its calls: the handler itself) becomes `failed`, claim released. */
+  abstract abandon(id: string): Promise<boolean>;
   /** Waiting deliveries of the webhook to `status`; returns how many. */
   abstract settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number>;
   /**

@@ -20,7 +20,7 @@ describe(DeliveryWorker.name, () => {
 
   const createWebhook = async (events = ['email.delivered']) => h.service.create(acme, { url: 'https://hooks.example.com/in', events }, 'v3');
   const publish = async () => (await h.intake.publish([{ accountId: acme, type: 'email.delivered', data: delivered }]))[0];
-  const asWork = (item: WorkItem, deliveryCount = 1): ReceivedWork => ({ id: `w${Math.random()}`, topic: item.topic, payload: item.payload, deliveryCount });
+  const asWork = (item: WorkItem, deliveryCount = 1): ReceivedWork => ({ id: `w${Math.random()}`, topic: item.topic, payload: item.payload, deliveryCount, failures: 0 });
   /** Hands every queued item to the worker, the clock moved to each item's time first. */
   const drain = async () => {
     const outcomes = [];

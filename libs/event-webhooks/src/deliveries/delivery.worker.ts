@@ -81,6 +81,12 @@ export class DeliveryWorker extends WorkHandler {
     }
   }
 
+  /** Its handler kept throwing (WORK_MAX_HANDLER_FAILURES): the delivery fails, its attempts kept. */
+  override async giveUp(work: ReceivedWork): Promise<void> {
+    const payload = readDeliveryWorkPayload(work.payload);
+    if (payload) await this.deliveries.abandon(payload.deliveryId);
+  }
+
   private async handleItem(work: ReceivedWork): Promise<WorkOutcome> {
     const payload = readDeliveryWorkPayload(work.payload);
     if (!payload) return { kind: 'drop', reason: 'payload does not name a delivery' };

@@ -109,6 +109,21 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     Object.assign(row, { status, nextAttemptAt: null });
     return true;
   }
+  async rescheduleStale(staleBefore: Date, now: Date, limit: number) {
+    const rows = [...this.rows.values()]
+      .filter((r) => isWaiting(r.status) && r.nextAttemptAt !== null && r.nextAttemptAt < staleBefore && !this.claimed(r, now))
+      .slice(0, limit);
+    return rows.map((r) => {
+      Object.assign(r, { nextAttemptAt: now, seq: r.seq + 1 });
+      return { id: r.id, seq: r.seq, nextAttemptAt: now };
+    });
+  }
+  async abandon(id: string) {
+    const row = this.rows.get(id);
+    if (!row || !isWaiting(row.status)) return false;
+    Object.assign(row, { status: 'failed', nextAttemptAt: null, claimedUntil: null, claimToken: null, seq: row.seq + 1 });
+    return true;
+  }
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled') {
     const rows = [...this.rows.values()].filter((r) => r.webhookId === webhookId && isWaiting(r.status));
     rows.forEach((r) => Object.assign(r, { status, nextAttemptAt: null }));

@@ -241,6 +241,29 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     return affected === 1;
   }
 
+  async rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]> {
+    const mysql = this.db.dialect === 'mysql';
+    // A write first takes SQLite's write lock for the transaction (see recover); MySQL locks the rows read.
+    if (!mysql) await this.db.exec("UPDATE deliveries SET seq = seq WHERE id = ''");
+    const rows = await this.db.query<Pick<DeliveryRow, 'id' | 'seq'>>(
+      `SELECT id, seq FROM deliveries WHERE status IN (${WAITING}) AND next_attempt_at < ? AND ${UNCLAIMED}
+       ORDER BY status, next_attempt_at LIMIT ${Math.trunc(limit)}${mysql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      [staleBefore.getTime(), now.getTime()],
+    );
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    await this.db.exec(`UPDATE deliveries SET next_attempt_at = ?, seq = seq + 1 WHERE id IN (${placeholders(ids)})`, [now.getTime(), ...ids]);
+    return rows.map((r) => ({ id: r.id, seq: Number(r.seq) + 1, nextAttemptAt: now }));
+  }
+
+  async abandon(id: string): Promise<boolean> {
+    const { affected } = await this.db.exec(
+      `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, claimed_until = NULL, claim_token = NULL, seq = seq + 1 WHERE id = ? AND status IN (${WAITING})`,
+      [id],
+    );
+    return affected === 1;
+  }
+
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number> {
     const { affected } = await this.db.exec(`UPDATE deliveries SET status = ?, next_attempt_at = NULL WHERE webhook_id = ? AND status IN (${WAITING})`, [status, webhookId]);
     return affected;

@@ -7,6 +7,7 @@ import { WorkItems1732240000000 } from './1732240000000-work-items';
 import { Outbox1732240000001 } from './1732240000001-outbox';
 import { DeliveryStatusIndex1732250000000 } from './1732250000000-delivery-status-index';
 import { DeliveryAttempts1732300000000 } from './1732300000000-delivery-attempts';
+import { WorkFailures1732300000100 } from './1732300000100-work-failures';
 import { Operators1732310000000 } from './1732310000000-operators';
 import { WebhookDisabledReason1732330000000 } from './1732330000000-webhook-disabled-reason';
 import { EventFeedIndexes1732330000100 } from './1732330000100-event-feed-indexes';
@@ -22,6 +23,7 @@ export const ALL_MIGRATIONS = [
   Outbox1732240000001,
   DeliveryStatusIndex1732250000000,
   DeliveryAttempts1732300000000,
+  WorkFailures1732300000100,
   Operators1732310000000,
   WebhookDisabledReason1732330000000,
   EventFeedIndexes1732330000100,

@@ -1,0 +1,24 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import type { AppConfig } from '../../../config/load-config';
+import { AutomationsModule } from '../../automations/src';
+import { DeliverySweeperModule, EventWebhooksModule } from '../../event-webhooks/src';
+import { SendStatusRetentionJobModule } from '../../send-status/src/send-status.module';
+import { WorkerHost, WorkerHostSettings } from './worker-host';
+
+/**
+ * What runs wherever a dispatcher runs: the modules whose work handlers the worker host finds and
+ * subscribes, and the schedules (send-status purge, delivery sweeper). The dispatcher app imports
+ * it alone; the API app imports it when DISPATCHER_ENABLED (the `npm start` default).
+ */
+@Module({})
+export class DispatchModule {
+  static forRoot({ delivery, runtime }: AppConfig): DynamicModule {
+    const settings = new WorkerHostSettings(delivery.concurrency, delivery.maxHandlerFailures, runtime.shutdownGraceMs);
+    return {
+      module: DispatchModule,
+      imports: [DiscoveryModule, AutomationsModule, EventWebhooksModule, SendStatusRetentionJobModule, DeliverySweeperModule],
+      providers: [{ provide: WorkerHostSettings, useValue: settings }, WorkerHost],
+    };
+  }
+}

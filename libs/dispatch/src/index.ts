@@ -1,0 +1,2 @@
+export * from './dispatch.module';
+export * from './worker-host';

@@ -1,0 +1,72 @@
+import { round, SCALE } from '../bench-support';
+import type { LoadJob } from '../harness/load-job';
+import { ReceiverProcess, runLoad, serverErrors } from '../harness/tools';
+import { CONNECTIONS, SINGLE_EVENTS } from './baselines';
+import { Context, deliveryTimeoutMs } from './context';
+
+/** Figure 2: single POST /internal/events at 64 connections, closed loop, against baseline (b). */
+export async function singles(ctx: Context): Promise<void> {
+  const total = SINGLE_EVENTS();
+  await ctx.receiver.reset();
+  const load = await runLoad(ctx.run, {
+    origin: ctx.server.url,
+    method: 'POST',
+    paths: ['/internal/events'],
+    headers: ctx.internal,
+    body: { kind: 'event', accountId: ctx.account.id, idPrefix: 'evt_single_' },
+    connections: CONNECTIONS,
+    loop: { kind: 'closed', requests: total },
+  });
+  const delivered = await ctx.receiver.waitFor(load.accepted, deliveryTimeoutMs(total));
+  ctx.book('single events, 64 connections', load, delivered);
+  ctx.add({
+    figure: 2,
+    name: 'single POST /internal/events, 64 connections',
+    value: load.acceptedPerSecond,
+    unit: 'req/s',
+    baseline: ctx.baselines.intake.event,
+    baselineName: '(b) bare node:http',
+    target: { kind: 'ratio-at-least', value: 0.3 },
+    note: `p50 ${round(load.p50)} ms, p99 ${round(load.p99)} ms, ${serverErrors(load)} answers 5xx or none`,
+  });
+}
+
+/** Seconds of an open-loop phase: ~10 s at full scale, never under 2 s. */
+export const openLoopSeconds = (seconds = 10) => Math.max(2, Math.round(seconds * SCALE * 10) / 10);
+
+/** Sends events for `account` at `rate`/s for `seconds` (open loop) and waits for their deliveries on `receiver`. */
+export async function openLoop(ctx: Context, receiver: ReceiverProcess, account: { id: number }, rate: number, seconds: number, phase: string) {
+  await receiver.reset();
+  const job: LoadJob = {
+    origin: ctx.server.url,
+    method: 'POST',
+    paths: ['/internal/events'],
+    headers: ctx.internal,
+    body: { kind: 'event', accountId: account.id, idPrefix: `evt_${phase.replace(/\W/g, '')}_` },
+    connections: 256,
+    loop: { kind: 'open', rate, seconds },
+  };
+  const load = await runLoad(ctx.run, job);
+  const delivered = await receiver.waitFor(load.accepted, deliveryTimeoutMs(load.accepted));
+  ctx.book(phase, load, delivered);
+  return { load, delivered };
+}
+
+/** Figure 3: open loop at 200 and 1,000 events/s, ingest → delivery p50/p99 (undelivered events count as infinitely late). */
+export async function latency(ctx: Context): Promise<void> {
+  for (const [rate, limitMs] of [
+    [200, 25],
+    [1000, 100],
+  ] as const) {
+    const seconds = openLoopSeconds();
+    const { load, delivered } = await openLoop(ctx, ctx.receiver, ctx.account, rate, seconds, `open loop ${rate}/s`);
+    ctx.add({
+      figure: 3,
+      name: `open loop ${rate} events/s: ingest → delivery p99`,
+      value: delivered.p99 ?? Infinity,
+      unit: 'ms',
+      target: { kind: 'at-most', value: limitMs },
+      note: `${seconds} s; p50 ${delivered.p50 === null ? '∞' : round(delivered.p50)} ms; intake p99 ${round(load.p99)} ms; ${serverErrors(load)} answers 5xx or none`,
+    });
+  }
+}
