@@ -5,7 +5,7 @@ import { ClaimedRow, LeasedRows, NewLeasedRow } from '../../database-queue/src/l
 import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../../database-queue/src/work-items';
 import { TypeormDatabase } from '../../typeorm/src/typeorm-database';
 import { JetStreamTopicConsumer } from './jetstream-topic-consumer';
-import { JetStreamTopology } from './jetstream-topology';
+import { isStreamMissing, JetStreamTopology } from './jetstream-topology';
 import { NatsConnect, NatsLink } from './nats-link';
 import { encodeEnvelope } from './work-message';
 
@@ -101,7 +101,9 @@ export class NatsWorkQueue extends WorkQueue {
       name: `webhook-server-${process.pid}`,
       requestTimeoutMs: this.settings.requestTimeoutMs,
       reconnectTimeWaitMs: this.settings.reconnectTimeWaitMs,
-      setUp: (jsm) => this.topology.ensureStream(jsm),
+      setUp: async (jsm) => {
+        await this.topology.ensureStream(jsm);
+      },
       logger: this.logger,
       connect: options.connect,
     });
@@ -254,6 +256,16 @@ export class NatsWorkQueue extends WorkQueue {
     if (!handles) throw new Error('NATS is not connected');
     const body = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.failures, row.payload);
     // msgID = row id: a row published twice (fast path and relay, or a lost delete) is stored once.
-    await handles.js.publish(this.topology.subject(row.topic), body, { msgID: row.id, timeout: this.settings.requestTimeoutMs });
+    try {
+      await handles.js.publish(this.topology.subject(row.topic), body, { msgID: row.id, timeout: this.settings.requestTimeoutMs });
+    } catch (error) {
+      // The row stays in the outbox and is published again once the stream is back.
+      if (isStreamMissing(error)) {
+        await this.topology
+          .restoreStream(handles.jsm, () => this.logger.warn(`JetStream stream ${this.topology.stream} was missing: created again`))
+          .catch(() => undefined);
+      }
+      throw error;
+    }
   }
 }
