@@ -9,8 +9,8 @@ import { assertBuilt, FaultStack, OTHER_EVENT_TYPE } from './fault-stack';
  * Issues 7 and 12: the deployment as separate processes (API + 2 dispatchers on the shared
  * MariaDB and NATS JetStream) under faults. Every event answered 202 must reach all 5 webhooks:
  * lost pairs 0, duplicates reported (under 1%). One stack serves the cases one after another;
- * each case counts only the events it published. The poison case runs last: it leaves a webhook
- * whose secret no key opens.
+ * each case counts only the events it published. The poison case runs after every case that
+ * restarts a process: it leaves a webhook whose secret no key opens.
  */
 const OUTAGE_MS = 5_000;
 /** Handler failures before an item is dead (WORK_MAX_HANDLER_FAILURES), low so the poison case is quick. */
@@ -19,7 +19,14 @@ const MAX_HANDLER_FAILURES = 3;
 const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && requireService('NATS', TEST_NATS.host, TEST_NATS.port);
 
 (ready ? describe : describe.skip)('fault suite: API + 2 dispatchers on MariaDB and NATS', () => {
-  const stack = new FaultStack({ env: { WORK_MAX_HANDLER_FAILURES: String(MAX_HANDLER_FAILURES) } });
+  const stack = new FaultStack({
+    env: {
+      WORK_MAX_HANDLER_FAILURES: String(MAX_HANDLER_FAILURES),
+      // The sweeper re-queues deliveries whose queue item was lost (case f) within seconds, not minutes.
+      DELIVERY_SWEEP_INTERVAL: '2s',
+      DELIVERY_SWEEP_AFTER: '15s',
+    },
+  });
   const suiteStart = Date.now();
 
   beforeAll(async () => {
@@ -179,34 +186,8 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
     expect(inFlightAtKill).toBeGreaterThan(0);
   }, 300_000);
 
-  it('e) re-queues everything when the JetStream stream is deleted under load', async () => {
-    const run = new CaseRun('e: JetStream stream deleted under load', stack);
-    let deletedAt = 0;
-    const publishing = (async () => {
-      for (let i = 0; i < EVENTS_PER_CASE / 100; i++) {
-        await run.publish(100, 5000 + i);
-        await sleep(50);
-      }
-    })();
-    await run.untilDelivered(1_500);
-    let waitingAtDeletion = 0;
-    try {
-      waitingAtDeletion = run.accepted.size * stack.webhookPaths.length - run.tally().distinct;
-      await deleteTestStream(stack.prefix);
-      deletedAt = Date.now();
-    } finally {
-      await publishing;
-    }
-    const completedAt = await run.waitForAll(180_000);
-    run.report(
-      completedAt && completedAt - deletedAt,
-      `all delivered after the deletion (${waitingAtDeletion} deliveries waiting when the stream and its messages went; ` +
-        `first delivery after it ${ms(firstArrivalAfter(stack, deletedAt))})`,
-    );
-  }, 300_000);
-
-  it('f) marks a poison item failed after WORK_MAX_HANDLER_FAILURES while healthy deliveries flow', async () => {
-    const run = new CaseRun('f: poison item beside healthy traffic', stack);
+  it('e) marks a poison item failed after WORK_MAX_HANDLER_FAILURES while healthy deliveries flow', async () => {
+    const run = new CaseRun('e: poison item beside healthy traffic', stack);
     // A webhook whose stored secret was sealed with a key this installation does not have: every
     // attempt of its deliveries throws before any call (what a lost SECRETS_KEY does).
     const poisonId = await stack.createWebhook('/poison', [OTHER_EVENT_TYPE]);
@@ -229,6 +210,37 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
     expect(poisonRun.accepted.size).toBeGreaterThan(0);
     expect(stack.receiver.arrivals.filter((a) => poisonRun.accepted.has(a.eventId))).toEqual([]);
     expect(poisonStatuses).toEqual({ failed: poisonRun.accepted.size });
+  }, 300_000);
+
+  it('f) re-queues everything when the JetStream stream is deleted under load', async () => {
+    const run = new CaseRun('f: JetStream stream deleted under load', stack);
+    let deletedAt = 0;
+    const publishing = (async () => {
+      for (let i = 0; i < EVENTS_PER_CASE / 100; i++) {
+        await run.publish(100, 5000 + i);
+        await sleep(50);
+      }
+    })();
+    await run.untilDelivered(1_500);
+    let waitingAtDeletion = 0;
+    const mark = stack.logMark();
+    try {
+      waitingAtDeletion = run.accepted.size * stack.webhookPaths.length - run.tally().distinct;
+      await deleteTestStream(stack.prefix);
+      deletedAt = Date.now();
+    } finally {
+      await publishing;
+    }
+    const completedAt = await run.waitForAll(180_000);
+    const logs = stack.logsSince(mark);
+    const requeued = [...logs.matchAll(/"requeued":(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+    run.report(
+      completedAt && completedAt - deletedAt,
+      `all delivered after the deletion (${waitingAtDeletion} deliveries waiting when the stream and its messages went; ` +
+        `${requeued} re-queued by the sweeper; first delivery after it ${ms(firstArrivalAfter(stack, deletedAt))})`,
+    );
+    expect(logs).toContain(`JetStream stream ${stack.prefix}_work was missing: created again`);
+    expect(requeued).toBeGreaterThan(0);
   }, 300_000);
 });
 

@@ -221,6 +221,16 @@ export class FaultStack {
     }
   }
 
+  /** A mark in every process's output, for `logsSince`. */
+  logMark(): Map<RunningProcess, number> {
+    return new Map(this.processes.map(({ process }) => [process, process.output().length]));
+  }
+
+  /** What every process printed after `mark` (all of it for a process started since). */
+  logsSince(mark: Map<RunningProcess, number>): string {
+    return this.processes.map(({ process }) => process.output().slice(mark.get(process) ?? 0)).join('\n');
+  }
+
   /** Last lines of every process's output, for a failure message. */
   outputTail(lines = 15): string {
     return this.processes.map(({ name, process }) => `--- ${name} ---\n${process.output().split('\n').slice(-lines).join('\n')}`).join('\n');
