@@ -50,14 +50,21 @@ const ready = requireService('NATS', TEST_NATS.host, TEST_NATS.port) && binaries
     let seq = 7000;
     let stopping = false;
     let killedAt = 0;
+    /** When the restart began: a request may commit as soon as the server takes connections. */
+    let restartingAt = 0;
     let restartedAt = 0;
     let firstAcceptedAfterRestart = 0;
     const statusesWhileDown = new Map<number, number>();
+    let readWhileDown = { status: 0, body: '' };
+    let inFlight = 0;
+    let inFlightAtKill = 0;
     const producer = async () => {
       while (!stopping) {
         const startedAt = Date.now();
+        inFlight++;
         const { status } = await run.publish(50, seq++);
-        if (killedAt && startedAt > killedAt && !restartedAt) statusesWhileDown.set(status, (statusesWhileDown.get(status) ?? 0) + 1);
+        inFlight--;
+        if (killedAt && startedAt > killedAt && !restartingAt) statusesWhileDown.set(status, (statusesWhileDown.get(status) ?? 0) + 1);
         if (status === 202 && restartedAt && startedAt >= restartedAt && !firstAcceptedAfterRestart) firstAcceptedAfterRestart = Date.now();
         if (run.accepted.size >= EVENTS_PER_CASE && restartedAt) stopping = true;
         await sleep(status === 202 ? 20 : 100);
@@ -66,9 +73,13 @@ const ready = requireService('NATS', TEST_NATS.host, TEST_NATS.port) && binaries
     const producers = Promise.all([producer(), producer()]);
     try {
       await run.untilAccepted(600);
+      inFlightAtKill = inFlight;
       await mariadb.kill();
       killedAt = Date.now();
-      await sleep(DOWN_MS);
+      // A read route too: 503 `unavailable`, never a 500 or a hang.
+      readWhileDown = await stack!.request('GET', '/v3/Webhook', undefined, { 'api-key': stack!.apiKey });
+      await sleep(DOWN_MS - (Date.now() - killedAt));
+      restartingAt = Date.now();
       await mariadb.restart();
       restartedAt = Date.now();
       await run.untilAccepted(EVENTS_PER_CASE, 120_000);
@@ -80,12 +91,13 @@ const ready = requireService('NATS', TEST_NATS.host, TEST_NATS.port) && binaries
     const whileDown = [...statusesWhileDown].map(([status, n]) => `${status || 'no answer'}x${n}`).join(' ');
     run.report(
       firstAcceptedAfterRestart ? firstAcceptedAfterRestart - restartedAt : null,
-      `first 202 after the restarted MariaDB took connections (down ${seconds(killedAt, restartedAt)}; answers while down: ${whileDown}, ` +
+      `first 202 after the restarted MariaDB took connections (down ${seconds(killedAt, restartedAt)}; intake requests in flight at the kill: ${inFlightAtKill}; answers while down: ${whileDown}, ` +
         `slowest 503 in ${run.slowest.get(503) ?? 0} ms; events delivered without a 202: ${deliveredWithout202(stack!)}; ` +
         `all delivered ${seconds(restartedAt, completedAt)} after the restart)`,
     );
-    // Requests that started after the kill and ended before the restart got 503 and nothing else.
+    // Requests that started after the kill and ended before the restart began got 503 and nothing else.
     expect(statusesWhileDown.get(503) ?? 0).toBeGreaterThan(0);
     expect([...statusesWhileDown.keys()].filter((status) => status !== 503)).toEqual([]);
+    expect({ status: readWhileDown.status, code: (JSON.parse(readWhileDown.body) as { code?: string }).code }).toEqual({ status: 503, code: 'unavailable' });
   }, 400_000);
 });
