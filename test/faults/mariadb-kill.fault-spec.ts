@@ -73,6 +73,8 @@ const ready = requireService('NATS', TEST_NATS.host, TEST_NATS.port) && binaries
     const producers = Promise.all([producer(), producer()]);
     try {
       await run.untilAccepted(600);
+      // Kill with an intake transaction under way.
+      while (inFlight === 0) await sleep(1);
       inFlightAtKill = inFlight;
       await mariadb.kill();
       killedAt = Date.now();
@@ -96,6 +98,7 @@ const ready = requireService('NATS', TEST_NATS.host, TEST_NATS.port) && binaries
         `all delivered ${seconds(restartedAt, completedAt)} after the restart)`,
     );
     // Requests that started after the kill and ended before the restart began got 503 and nothing else.
+    expect(inFlightAtKill).toBeGreaterThan(0);
     expect(statusesWhileDown.get(503) ?? 0).toBeGreaterThan(0);
     expect([...statusesWhileDown.keys()].filter((status) => status !== 503)).toEqual([]);
     expect({ status: readWhileDown.status, code: (JSON.parse(readWhileDown.body) as { code?: string }).code }).toEqual({ status: 503, code: 'unavailable' });
