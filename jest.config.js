@@ -33,6 +33,10 @@ module.exports = {
       testEnvironment: 'node',
       rootDir: '.',
       testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'],
+      // The table of every case (case, accepted, delivered, lost, duplicates, recovery) is printed
+      // and written to test-output/faults-table.md after the last fault file.
+      globalSetup: '<rootDir>/test/faults/global-setup.ts',
+      globalTeardown: '<rootDir>/test/faults/global-teardown.ts',
       transform,
       transformIgnorePatterns,
     },

@@ -38,6 +38,8 @@ export interface AppConfig {
     natsUrl: string;
     /** NATS_PREFIX: prefix of streams, consumers and subjects, so installations can share a cluster. */
     natsPrefix: string;
+    /** NATS_REPLICAS: copies of the work stream kept by a JetStream cluster, 1-5 (default 1; 3 survives a node loss). */
+    natsReplicas: number;
   };
   delivery: {
     /** DELIVERY_TIMEOUT_MS: total time a receiver has for headers and body (default 10000). */

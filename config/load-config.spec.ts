@@ -6,7 +6,7 @@ describe(loadConfig.name, () => {
     expect(sut.http.port).toBe(3000);
     expect(sut.http.publicBaseUrl).toBe('http://localhost:3000');
     expect(sut.storage).toEqual({ kind: 'sqlite', sqlitePath: './data/service.db', databaseUrl: null });
-    expect(sut.queue).toEqual({ kind: 'database', natsUrl: 'nats://127.0.0.1:4222', natsPrefix: 'webhooks' });
+    expect(sut.queue).toEqual({ kind: 'database', natsUrl: 'nats://127.0.0.1:4222', natsPrefix: 'webhooks', natsReplicas: 1 });
     expect(sut.delivery.timeoutMs).toBe(10_000);
     expect(sut.delivery.retryScheduleMs).toEqual([10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000]);
     expect(sut.delivery.targetRetryScheduleMs).toEqual([10_000, 60_000, 300_000]);
@@ -30,6 +30,8 @@ describe(loadConfig.name, () => {
     [{ SECRETS_KEY: 'short' }, 'SECRETS_KEY', '32 bytes'],
     [{ NATS_URL: 'http://x' }, 'NATS_URL', 'nats:'],
     [{ NATS_PREFIX: 'a.b' }, 'NATS_PREFIX', 'letters'],
+    [{ NATS_REPLICAS: '0' }, 'NATS_REPLICAS', 'integer from 1 to 5'],
+    [{ NATS_REPLICAS: '6' }, 'NATS_REPLICAS', 'integer from 1 to 5'],
     [{ ADMIN_TOKEN: 'same-token-123456', INTERNAL_TOKEN: 'same-token-123456' }, 'INTERNAL_TOKEN', 'differ'],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL', 'http:'],
   ])('refuses %j naming %s', (env, variable, hint) => {

@@ -34,6 +34,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       kind: oneOf(env, 'QUEUE', ['database', 'nats'] as const, 'database'),
       natsUrl: natsUrls(env),
       natsPrefix: natsPrefix(env),
+      natsReplicas: integer(env, 'NATS_REPLICAS', 1, 1, 5),
     },
     delivery: {
       timeoutMs: integer(env, 'DELIVERY_TIMEOUT_MS', 10_000, 1, 600_000),

@@ -20,6 +20,7 @@ export async function createWorkQueue(config: AppConfig, db: TypeormDatabase, cl
       return NatsWorkQueue.create(db, clock, {
         servers: config.queue.natsUrl,
         prefix: config.queue.natsPrefix,
+        replicas: config.queue.natsReplicas,
         ackWaitMs: Math.max(15_000, 2 * config.delivery.timeoutMs),
       });
     default: {

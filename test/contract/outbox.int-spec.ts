@@ -110,3 +110,27 @@ async function outboxCount(database: TestDatabase): Promise<number> {
   const [row] = await database.db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM outbox');
   return Number(row.n);
 }
+
+(ready ? describe : describe.skip)('NATS outbox: the stream is deleted while the queue runs', () => {
+  it('creates the stream (and the consumer) again, so items enqueued afterwards are handed over', async () => {
+    const database = await openTestDatabase('mysql');
+    const prefix = uniqueNatsPrefix();
+    const queue = await NatsWorkQueue.create(database.db, clock, { servers: TEST_NATS.url, prefix, logger: new TestLogger() });
+    try {
+      const topic = 'restore_test';
+      const seen = new Set<number>();
+      await queue.consume(topic, async (work) => (seen.add(Number(work.payload.n)), { kind: 'done' }), { concurrency: 16 });
+      await database.db.transaction(() => queue.enqueue(Array.from({ length: 10 }, (_, n) => ({ topic, payload: { n } }))));
+      await waitFor('the items enqueued before the deletion', () => seen.size === 10, 5_000);
+
+      await deleteTestStream(prefix);
+      await database.db.transaction(() => queue.enqueue(Array.from({ length: 10 }, (_, i) => ({ topic, payload: { n: 10 + i } }))));
+      await waitFor('the items enqueued after the deletion', () => seen.size === 20, 15_000);
+      await waitFor('an empty outbox', async () => (await outboxCount(database)) === 0, 5_000);
+    } finally {
+      await queue.close();
+      await deleteTestStream(prefix);
+      await database.drop();
+    }
+  }, 40_000);
+});

@@ -98,6 +98,7 @@ describe('docker files', () => {
     }
     for (const app of ['api', 'dispatcher']) {
       expect(cluster.services[app].environment?.NATS_URL.split(',')).toHaveLength(3);
+      expect(cluster.services[app].environment?.NATS_REPLICAS).toBe('3');
     }
   });
 });

@@ -1,127 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { SecretBox } from '../../libs/kernel/src/secret-box';
+import { deleteTestStream } from '../support/nats';
 import { requireService, TEST_MYSQL, TEST_NATS } from '../support/services';
-import { assertBuilt, FaultStack, RecordingReceiver, WEBHOOKS } from './fault-stack';
+import { CaseRun, deliveredWithout202, EVENTS_PER_CASE, firstArrivalAfter, ms, seconds, sleep } from './case-run';
+import { assertBuilt, FaultStack, OTHER_EVENT_TYPE } from './fault-stack';
 
 /**
- * Issue 7, item 3: the deployment as separate processes (API + 2 dispatchers, MariaDB, NATS
- * JetStream) under faults: a dispatcher killed with SIGKILL, NATS cut off during intake, MariaDB
- * cut off from the API during intake. Every event answered 202 must reach all 5 webhooks: lost
- * pairs must be 0 and duplicates under 1%. One stack serves the three cases, one after another;
- * each case counts only the events it published.
+ * Issues 7 and 12: the deployment as separate processes (API + 2 dispatchers on the shared
+ * MariaDB and NATS JetStream) under faults. Every event answered 202 must reach all 5 webhooks:
+ * lost pairs 0, duplicates reported (under 1%). One stack serves the cases one after another;
+ * each case counts only the events it published. The poison case runs after every case that
+ * restarts a process: it leaves a webhook whose secret no key opens.
  */
-const EVENTS_PER_CASE = 2_000;
-const COMPLETION_TIMEOUT_MS = 120_000;
 const OUTAGE_MS = 5_000;
-
-/** Every event id any case got 202 for: a delivery of any other id was stored although refused. */
-const acceptedAnywhere = new Set<string>();
+/** Handler failures before an item is dead (WORK_MAX_HANDLER_FAILURES), low so the poison case is quick. */
+const MAX_HANDLER_FAILURES = 3;
 
 const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && requireService('NATS', TEST_NATS.host, TEST_NATS.port);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** What one case published, and what the API answered. */
-class CaseRun {
-  readonly accepted = new Set<string>();
-  readonly statuses = new Map<number, number>();
-  /** Answers that break the contract under a fault: a 500, an unparseable 503, a dropped request. */
-  readonly unexpected: string[] = [];
-  published = 0;
-  /** Slowest answer per status, in ms. */
-  readonly slowest = new Map<number, number>();
-
-  constructor(
-    readonly label: string,
-    private readonly stack: FaultStack,
-  ) {}
-
-  /** Publishes one batch and books the answer; returns the ids accepted (202) by it. */
-  async publish(count: number, seq: number): Promise<{ status: number; ids: string[] }> {
-    this.published += count;
-    let status = 0;
-    let ids: string[] = [];
-    const startedAt = Date.now();
-    try {
-      const result = await this.stack.publish(count, seq);
-      status = result.status;
-      ids = result.ids;
-      if (status === 202) {
-        if (ids.length !== count) this.unexpected.push(`202 with ${ids.length} ids for ${count} events`);
-        for (const id of ids) {
-          this.accepted.add(id);
-          acceptedAnywhere.add(id);
-        }
-      } else if (status === 503) {
-        const body = JSON.parse(result.body) as { code?: string; message?: string };
-        if (body.code !== 'unavailable' || typeof body.message !== 'string') this.unexpected.push(`503 with body ${result.body}`);
-      } else {
-        this.unexpected.push(`${status}: ${result.body.slice(0, 300)}`);
-      }
-    } catch (error) {
-      this.unexpected.push(`request failed: ${String(error)}`);
-    }
-    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
-    this.slowest.set(status, Math.max(this.slowest.get(status) ?? 0, Date.now() - startedAt));
-    return { status, ids };
-  }
-
-  /** Distinct (event, webhook) pairs received and total requests, over the events this case got 202 for. */
-  tally(): { expected: number; distinct: number; received: number; missing: string[] } {
-    const counts = this.stack.receiver.counts;
-    let distinct = 0;
-    let received = 0;
-    const missing: string[] = [];
-    for (const id of this.accepted) {
-      for (const path of this.stack.webhookPaths) {
-        const n = counts.get(RecordingReceiver.key(id, path)) ?? 0;
-        if (n > 0) distinct++;
-        else if (missing.length < 10) missing.push(`${id} ${path}`);
-        received += n;
-      }
-    }
-    return { expected: this.accepted.size * WEBHOOKS, distinct, received, missing };
-  }
-
-  /** Waits until every accepted event reached every webhook, or the timeout. */
-  async waitForAll(timeoutMs = COMPLETION_TIMEOUT_MS): Promise<{ completedAt: number | null }> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { expected, distinct } = this.tally();
-      if (distinct >= expected) return { completedAt: Date.now() };
-      if (Date.now() > deadline) return { completedAt: null };
-      await sleep(500);
-    }
-  }
-
-  /** Prints the report line and asserts: nothing lost, duplicates under 1%, no contract-breaking answer. */
-  report(recovery: string): void {
-    const { expected, distinct, received, missing } = this.tally();
-    const lost = expected - distinct;
-    const duplicates = received - distinct;
-    const statuses = [...this.statuses].map(([status, n]) => `${status || 'error'}x${n}`).join(' ');
-    const line =
-      `FAULT REPORT [${this.label}] events published ${this.published} (accepted ${this.accepted.size}; answers ${statuses}), ` +
-      `pairs expected ${expected}, distinct received ${distinct}, lost ${lost}, duplicates ${duplicates} ` +
-      `(${expected ? ((100 * duplicates) / expected).toFixed(2) : '0.00'}%), ${recovery}`;
-    console.log(line);
-    if (lost > 0 || this.unexpected.length > 0) {
-      console.log(`${this.label}: missing pairs (first 10): ${missing.join(', ')}\nunexpected answers: ${this.unexpected.slice(0, 10).join(' | ')}\n${this.stack.outputTail()}`);
-    }
-    expect(this.unexpected).toEqual([]);
-    expect(this.accepted.size).toBeGreaterThanOrEqual(EVENTS_PER_CASE);
-    expect(lost).toBe(0);
-    expect(duplicates).toBeLessThan(expected * 0.01);
-  }
-}
-
-/** Time from `since` to the first arrival after it whose event passes `filter`, or null. */
-function firstArrivalAfter(stack: FaultStack, since: number, filter: (eventId: string) => boolean = () => true): number | null {
-  const hit = stack.receiver.arrivals.find((a) => a.at >= since && filter(a.eventId));
-  return hit ? hit.at - since : null;
-}
-
-const ms = (value: number | null) => (value === null ? 'never' : `${value} ms`);
 
 (ready ? describe : describe.skip)('fault suite: API + 2 dispatchers on MariaDB and NATS', () => {
-  const stack = new FaultStack();
+  const stack = new FaultStack({
+    env: {
+      WORK_MAX_HANDLER_FAILURES: String(MAX_HANDLER_FAILURES),
+      // The sweeper re-queues deliveries whose queue item was lost (case f) within seconds, not minutes.
+      DELIVERY_SWEEP_INTERVAL: '2s',
+      DELIVERY_SWEEP_AFTER: '15s',
+    },
+  });
   const suiteStart = Date.now();
 
   beforeAll(async () => {
@@ -131,7 +36,7 @@ const ms = (value: number | null) => (value === null ? 'never' : `${value} ms`);
 
   afterAll(async () => {
     await stack.stop();
-    console.log(`FAULT REPORT suite finished in ${((Date.now() - suiteStart) / 1000).toFixed(1)} s`);
+    console.log(`FAULT REPORT shared-servers suite finished in ${((Date.now() - suiteStart) / 1000).toFixed(1)} s`);
   }, 60_000);
 
   it('a) loses nothing when a dispatcher is killed with SIGKILL mid-flow and restarted', async () => {
@@ -141,8 +46,7 @@ const ms = (value: number | null) => (value === null ? 'never' : `${value} ms`);
       for (let i = 0; i < batches; i++) await run.publish(100, 1000 + i);
     })();
     // Kill once deliveries are well under way (and intake may still be running).
-    const flowDeadline = Date.now() + 60_000;
-    while (run.tally().distinct < EVENTS_PER_CASE && Date.now() < flowDeadline) await sleep(100);
+    await run.untilDelivered(EVENTS_PER_CASE);
     expect(run.tally().distinct).toBeGreaterThan(0);
     await stack.killDispatcher(0);
     const killedAt = Date.now();
@@ -150,16 +54,17 @@ const ms = (value: number | null) => (value === null ? 'never' : `${value} ms`);
     await stack.startDispatcher(0);
     const restartedAt = Date.now();
     await publishing;
-    const { completedAt } = await run.waitForAll();
-    // The survivor keeps delivering; what the killed one held comes back after JetStream's ack wait (60 s).
+    const completedAt = await run.waitForAll();
+    // The survivor keeps delivering; what the killed one held comes back after JetStream's ack wait.
     run.report(
-      `recovery: the killed dispatcher's work was all delivered ${completedAt ? `${((completedAt - killedAt) / 1000).toFixed(1)} s after the kill` : 'never'} ` +
-        `(restarted and running ${restartedAt - killedAt} ms after the kill; first delivery ${ms(firstArrivalAfter(stack, restartedAt))} after the restart; ` +
+      completedAt && completedAt - killedAt,
+      `all delivered after the kill (restarted in ${restartedAt - killedAt} ms; ` +
         `deliveries in the second after the kill: ${stack.receiver.arrivals.filter((a) => a.at >= killedAt && a.at < killedAt + 1_000).length})`,
     );
   }, 300_000);
 
   it('b) loses nothing when NATS is unreachable for 5 s during intake', async () => {
+    const natsProxy = stack.natsProxy!;
     const run = new CaseRun('b: NATS unreachable 5 s during intake', stack);
     let closedAt = 0;
     let reopenedAt = 0;
@@ -167,10 +72,10 @@ const ms = (value: number | null) => (value === null ? 'never' : `${value} ms`);
     let outage: Promise<void> | null = null;
     for (let seq = 2000; run.accepted.size < EVENTS_PER_CASE || (outage && !reopenedAt); seq++) {
       if (!outage && run.accepted.size >= 500) {
-        await stack.natsProxy.close();
+        await natsProxy.close();
         closedAt = Date.now();
         outage = sleep(OUTAGE_MS).then(async () => {
-          await stack.natsProxy.reopen();
+          await natsProxy.reopen();
           reopenedAt = Date.now();
         });
       }
@@ -180,19 +85,20 @@ const ms = (value: number | null) => (value === null ? 'never' : `${value} ms`);
       await sleep(200);
     }
     await outage;
-    const { completedAt } = await run.waitForAll();
-    const recovery = duringOutage.size > 0 ? firstArrivalAfter(stack, reopenedAt, (id) => duringOutage.has(id)) : firstArrivalAfter(stack, reopenedAt);
+    const completedAt = await run.waitForAll();
+    const recovery = firstArrivalAfter(stack, reopenedAt, (id) => duringOutage.has(id));
     const arrivalsDuringOutage = stack.receiver.arrivals.filter((a) => a.at >= closedAt && a.at < reopenedAt).length;
     run.report(
-      `recovery: first delivery ${ms(firstArrivalAfter(stack, reopenedAt))} after NATS came back, ` +
-        `first of an event accepted during the outage ${ms(recovery)} after (${duringOutage.size} events accepted while NATS was down, ` +
-        `${arrivalsDuringOutage} deliveries made during the outage; all delivered ${completedAt ? `${((completedAt - reopenedAt) / 1000).toFixed(1)} s after the reopen` : 'never'})`,
+      recovery,
+      `first delivery of an event accepted while NATS was away, after it came back (${duringOutage.size} events accepted during the outage, ` +
+        `${arrivalsDuringOutage} deliveries made during it; all delivered ${seconds(reopenedAt, completedAt)} after)`,
     );
     // Intake keeps a SQL outbox: NATS being away must not refuse events.
     expect(duringOutage.size).toBeGreaterThan(0);
   }, 300_000);
 
   it('c) answers 503 while MariaDB is unreachable for the API, recovers by itself, and loses nothing accepted', async () => {
+    const mysqlProxy = stack.mysqlProxy!;
     const run = new CaseRun('c: MariaDB unreachable for the API 5 s during intake', stack);
     let closedAt = 0;
     let reopenedAt = 0;
@@ -205,10 +111,10 @@ const ms = (value: number | null) => (value === null ? 'never' : `${value} ms`);
       if (!outage && run.accepted.size >= 500) {
         // Cut the database while this very request is in flight (its transaction half done).
         cut = sleep(10).then(async () => {
-          await stack.mysqlProxy.close();
+          await mysqlProxy.close();
           closedAt = Date.now();
           outage = sleep(OUTAGE_MS).then(async () => {
-            await stack.mysqlProxy.reopen();
+            await mysqlProxy.reopen();
             reopenedAt = Date.now();
           });
         });
@@ -223,19 +129,143 @@ const ms = (value: number | null) => (value === null ? 'never' : `${value} ms`);
       await sleep(down ? 100 : 200);
     }
     await outage;
-    const { completedAt } = await run.waitForAll();
-    const whileDown = [...statusesWhileDown].map(([status, n]) => `${status || 'error'}x${n}`).join(' ');
-    // Events delivered although no 202 named them: stored by a request that was answered 503
-    // (a commit whose answer the cut connection lost). Reported, not lost; producers resend with an id.
-    const refusedButStored = new Set(stack.receiver.arrivals.filter((a) => !acceptedAnywhere.has(a.eventId)).map((a) => a.eventId)).size;
+    const completedAt = await run.waitForAll();
+    const whileDown = [...statusesWhileDown].map(([status, n]) => `${status || 'no answer'}x${n}`).join(' ');
     run.report(
-      `recovery: API answered 202 again ${recoveredAt ? `${recoveredAt - reopenedAt} ms` : 'never'} after MariaDB came back ` +
-        `(answers while down: ${whileDown}, slowest 503 in ${run.slowest.get(503) ?? 0} ms; events delivered without a 202: ${refusedButStored}; ` +
-        `all delivered ${completedAt ? `${((completedAt - reopenedAt) / 1000).toFixed(1)} s after the reopen` : 'never'})`,
+      recoveredAt ? recoveredAt - reopenedAt : null,
+      `API answered 202 again after MariaDB came back (answers while down: ${whileDown}, slowest 503 in ${run.slowest.get(503) ?? 0} ms; ` +
+        `events delivered without a 202: ${deliveredWithout202(stack)}; all delivered ${seconds(reopenedAt, completedAt)} after)`,
     );
     // While the database is away, intake refuses with 503 (and nothing but 503).
     expect(statusesWhileDown.get(503) ?? 0).toBeGreaterThan(0);
     expect([...statusesWhileDown.keys()].filter((status) => status !== 503 && status !== 202)).toEqual([]);
     expect(recoveredAt).toBeGreaterThan(0);
   }, 300_000);
+
+  it('d) delivers every event answered 202 when the API is killed with SIGKILL in the middle of intake and restarted', async () => {
+    const run = new CaseRun('d: API kill -9 during intake + restart', stack);
+    let seq = 4000;
+    let stopping = false;
+    let inFlight = 0;
+    let inFlightAtKill = 0;
+    let firstAcceptedAfterRestart = 0;
+    let restartedAt = 0;
+    // Four producers at once, so requests are in flight (transactions half done) when the API dies.
+    const producer = async () => {
+      while (!stopping) {
+        inFlight++;
+        const { status } = await run.publish(50, seq++);
+        inFlight--;
+        if (status === 202 && restartedAt && !firstAcceptedAfterRestart) firstAcceptedAfterRestart = Date.now();
+        if (status !== 202) await sleep(100);
+        if (run.accepted.size >= EVENTS_PER_CASE && restartedAt) stopping = true;
+      }
+    };
+    const producers = Promise.all([producer(), producer(), producer(), producer()]);
+    try {
+      await run.untilAccepted(600);
+      run.apiDown(Date.now());
+      inFlightAtKill = inFlight;
+      await stack.killApi();
+      const killedAt = Date.now();
+      await sleep(500);
+      await stack.startApi();
+      restartedAt = Date.now();
+      run.apiDown(killedAt, restartedAt);
+      await run.untilAccepted(EVENTS_PER_CASE);
+    } finally {
+      stopping = true;
+      await producers;
+    }
+    const completedAt = await run.waitForAll();
+    run.report(
+      firstAcceptedAfterRestart ? firstAcceptedAfterRestart - restartedAt : null,
+      `first 202 after the restarted API listened (requests in flight at the kill: ${inFlightAtKill}, refused while down: ${run.refusedConnections}; ` +
+        `events delivered without a 202: ${deliveredWithout202(stack)}; all delivered ${seconds(restartedAt, completedAt)} after the restart)`,
+    );
+    expect(inFlightAtKill).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('e) marks a poison item failed after WORK_MAX_HANDLER_FAILURES while healthy deliveries flow', async () => {
+    const run = new CaseRun('e: poison item beside healthy traffic', stack);
+    // A webhook whose stored secret was sealed with a key this installation does not have: every
+    // attempt of its deliveries throws before any call (what a lost SECRETS_KEY does).
+    const poisonId = await stack.createWebhook('/poison', [OTHER_EVENT_TYPE]);
+    const foreignKey = new SecretBox(randomBytes(32)).seal(`whsec_${randomBytes(24).toString('base64')}`);
+    await stack.sql('UPDATE webhooks SET secret_sealed = ? WHERE id = ?', [foreignKey, poisonId]);
+    const poisonRun = new CaseRun('poison', stack, ['/poison']);
+    const startedAt = Date.now();
+    for (let i = 0; i < EVENTS_PER_CASE / 100; i++) {
+      await run.publish(100, 6000 + i);
+      if (i % 5 === 0) await poisonRun.publish(5, 6100 + i, OTHER_EVENT_TYPE);
+    }
+    const completedAt = await run.waitForAll();
+    const failedAt = await waitForFailedDeliveries(stack, poisonId, poisonRun.accepted.size, 90_000);
+    const poisonStatuses = await deliveryStatuses(stack, poisonId);
+    run.report(
+      completedAt && completedAt - startedAt,
+      `healthy traffic all delivered after the first publish, beside ${poisonRun.accepted.size} poison deliveries ` +
+        `(statuses ${JSON.stringify(poisonStatuses)}, all failed ${seconds(startedAt, failedAt)} after the first publish, ${MAX_HANDLER_FAILURES} handler failures each)`,
+    );
+    expect(poisonRun.accepted.size).toBeGreaterThan(0);
+    expect(stack.receiver.arrivals.filter((a) => poisonRun.accepted.has(a.eventId))).toEqual([]);
+    expect(poisonStatuses).toEqual({ failed: poisonRun.accepted.size });
+  }, 300_000);
+
+  it('f) re-queues everything when the JetStream stream is deleted under load', async () => {
+    const run = new CaseRun('f: JetStream stream deleted under load', stack);
+    let deletedAt = 0;
+    const publishing = (async () => {
+      for (let i = 0; i < EVENTS_PER_CASE / 100; i++) {
+        await run.publish(100, 5000 + i);
+        await sleep(50);
+      }
+    })();
+    await run.untilDelivered(1_500);
+    let waitingAtDeletion = 0;
+    const mark = stack.logMark();
+    try {
+      waitingAtDeletion = run.accepted.size * stack.webhookPaths.length - run.tally().distinct;
+      await deleteTestStream(stack.prefix);
+      deletedAt = Date.now();
+    } finally {
+      await publishing;
+    }
+    const completedAt = await run.waitForAll(180_000);
+    const logs = stack.logsSince(mark);
+    const requeued = [...logs.matchAll(/"requeued":(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+    run.report(
+      completedAt && completedAt - deletedAt,
+      `all delivered after the deletion (${waitingAtDeletion} deliveries waiting when the stream and its messages went; ` +
+        `${requeued} re-queued by the sweeper; first delivery after it ${ms(firstArrivalAfter(stack, deletedAt))})`,
+    );
+    expect(logs).toContain(`JetStream stream ${stack.prefix}_work was missing: created again`);
+    expect(requeued).toBeGreaterThan(0);
+  }, 300_000);
 });
+
+/** Counts of the webhook's deliveries by status (first 100 pages of 100 at most). */
+async function deliveryStatuses(stack: FaultStack, webhookId: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const query: string = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const answer = await stack.request('GET', `/v3/Webhook/${webhookId}/deliveries?${query}`, undefined, { 'api-key': stack.apiKey });
+    if (answer.status !== 200) throw new Error(`listing deliveries answered ${answer.status}: ${answer.body}`);
+    const body = JSON.parse(answer.body) as { deliveries: Array<{ status: string }>; nextCursor: string | null };
+    for (const delivery of body.deliveries) counts[delivery.status] = (counts[delivery.status] ?? 0) + 1;
+    cursor = body.nextCursor;
+    if (!cursor) break;
+  }
+  return counts;
+}
+
+/** When all `count` deliveries of the webhook were `failed`, or null after `timeoutMs`. */
+async function waitForFailedDeliveries(stack: FaultStack, webhookId: string, count: number, timeoutMs: number): Promise<number | null> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (((await deliveryStatuses(stack, webhookId)).failed ?? 0) >= count) return Date.now();
+    await sleep(1_000);
+  }
+  return null;
+}

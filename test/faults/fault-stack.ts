@@ -3,15 +3,19 @@ import { existsSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createMysqlDatabase } from '../support/databases';
+import { createConnection } from 'mysql2/promise';
+import { createMysqlDatabase, MysqlServer } from '../support/databases';
 import { deleteTestStream, uniqueNatsPrefix } from '../support/nats';
 import { DIST, RunningProcess, startProcess, waitForOutput } from '../support/processes';
 import { TEST_MYSQL, TEST_NATS } from '../support/services';
 import { startTcpProxy, TcpProxy } from '../support/tcp-proxy';
+import { freePorts, killNow, killOnExit } from './local-ports';
 
 export const API_ENTRY = 'apps/api/src/main.js';
 export const DISPATCHER_ENTRY = 'apps/dispatcher/src/main.js';
 export const EVENT_TYPE = 'email.delivered';
+/** A second type, for webhooks apart from the WEBHOOKS every case counts. */
+export const OTHER_EVENT_TYPE = 'email.processed';
 export const WEBHOOKS = 5;
 
 /** Fails with a clear message when the built entry points are missing. */
@@ -69,46 +73,61 @@ export interface PublishResult {
   body: string;
 }
 
+export interface FaultStackOptions {
+  /**
+   * A MariaDB server of the test's own, reached directly by every process (it is the server that
+   * fails). Unset: the shared test server, which the API reaches through `mysqlProxy`.
+   */
+  mysql?: MysqlServer;
+  /** NATS_URL of a cluster of the test's own, reached directly. Unset: the shared server through `natsProxy`. */
+  natsUrl?: string;
+  /** More environment for every process (e.g. NATS_REPLICAS). */
+  env?: Record<string, string>;
+}
+
 /**
  * The whole deployment as separate processes: one API (DISPATCHER_ENABLED=false) and two
- * dispatchers on a fresh MariaDB database and a unique NATS prefix. Every process reaches NATS
- * through one proxy; the API alone reaches MariaDB through another, so a test can cut either.
+ * dispatchers on a fresh MariaDB database and a unique NATS prefix. On the shared servers every
+ * process reaches NATS through one proxy and the API alone reaches MariaDB through another, so a
+ * test can cut either; on servers of the test's own, the servers themselves are killed.
  */
 export class FaultStack {
   readonly prefix = uniqueNatsPrefix();
   readonly adminToken = `fault-admin-${randomBytes(12).toString('hex')}`;
   readonly internalToken = `fault-internal-${randomBytes(12).toString('hex')}`;
   readonly receiver = new RecordingReceiver();
-  natsProxy!: TcpProxy;
-  mysqlProxy!: TcpProxy;
+  natsProxy: TcpProxy | null = null;
+  mysqlProxy: TcpProxy | null = null;
   api!: RunningProcess;
   dispatchers: RunningProcess[] = [];
   /** Every process ever started, killed ones included, for the clean-up and for failure output. */
   readonly processes: Array<{ name: string; process: RunningProcess }> = [];
   apiUrl = '';
   accountId = 0;
+  apiKey = '';
   webhookPaths: string[] = [];
+  private apiPort = 0;
+  private apiStarts = 0;
   private database: { url: string; name: string; drop(): Promise<void> } | null = null;
-  private apiKey = '';
+
+  constructor(private readonly options: FaultStackOptions = {}) {}
+
+  /** Where the database lives (the shared test server unless the options name another). */
+  get mysqlServer(): MysqlServer {
+    return this.options.mysql ?? TEST_MYSQL;
+  }
 
   async start(): Promise<void> {
-    this.database = await createMysqlDatabase('wh_fault');
-    this.natsProxy = await startTcpProxy(TEST_NATS.port, TEST_NATS.host);
-    this.mysqlProxy = await startTcpProxy(TEST_MYSQL.port, TEST_MYSQL.host);
+    this.database = await createMysqlDatabase('wh_fault', this.mysqlServer);
+    if (!this.options.natsUrl) this.natsProxy = await startTcpProxy(TEST_NATS.port, TEST_NATS.host);
+    if (!this.options.mysql) this.mysqlProxy = await startTcpProxy(TEST_MYSQL.port, TEST_MYSQL.host);
     await this.receiver.start();
 
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    this.apiUrl = `http://127.0.0.1:${port}`;
-    this.api = this.spawn('api', API_ENTRY, {
-      PORT: String(port),
-      DISPATCHER_ENABLED: 'false',
-      DATABASE_URL: `mysql://${TEST_MYSQL.user}@127.0.0.1:${this.mysqlProxy.port}/${this.database.name}`,
-    });
-    await waitForOutput(this.api, /api listening/, 90_000);
+    [this.apiPort] = await freePorts(1);
+    this.apiUrl = `http://127.0.0.1:${this.apiPort}`;
+    await this.startApi();
     // The dispatchers start after the API has run the migrations (they would wait on the lock anyway).
-    const first = this.startDispatcher(0);
-    const second = this.startDispatcher(1);
-    await Promise.all([first, second]);
+    await Promise.all([this.startDispatcher(0), this.startDispatcher(1)]);
 
     const account = await this.request('POST', '/admin/accounts', { name: 'Fault Co' }, { authorization: `Bearer ${this.adminToken}` });
     if (account.status !== 201) throw new Error(`creating the account answered ${account.status}: ${account.body}`);
@@ -117,15 +136,37 @@ export class FaultStack {
     this.apiKey = created.apiKey;
     for (let i = 0; i < WEBHOOKS; i++) {
       const path = `/hook-${i}`;
-      const webhook = await this.request('POST', '/v3/Webhook', { url: `${this.receiver.url}${path}`, events: [EVENT_TYPE] }, { 'api-key': this.apiKey });
-      if (webhook.status !== 201) throw new Error(`creating webhook ${i} answered ${webhook.status}: ${webhook.body}`);
+      await this.createWebhook(path, [EVENT_TYPE]);
       this.webhookPaths.push(path);
     }
   }
 
+  /** A webhook to the receiver at `path`; returns its id. */
+  async createWebhook(path: string, events: string[]): Promise<string> {
+    const webhook = await this.request('POST', '/v3/Webhook', { url: `${this.receiver.url}${path}`, events }, { 'api-key': this.apiKey });
+    if (webhook.status !== 201) throw new Error(`creating the webhook ${path} answered ${webhook.status}: ${webhook.body}`);
+    return (JSON.parse(webhook.body) as { id: string }).id;
+  }
+
+  /** Starts (or restarts, on the same port) the API and waits until it listens. */
+  async startApi(): Promise<RunningProcess> {
+    const databaseUrl = this.mysqlProxy
+      ? `mysql://${TEST_MYSQL.user}@127.0.0.1:${this.mysqlProxy.port}/${this.database!.name}`
+      : this.database!.url;
+    this.api = this.spawn(`api-${++this.apiStarts}`, API_ENTRY, { PORT: String(this.apiPort), DISPATCHER_ENABLED: 'false', DATABASE_URL: databaseUrl });
+    await waitForOutput(this.api, /api listening/, 90_000);
+    return this.api;
+  }
+
+  /** SIGKILL of the API: requests in flight get a reset connection, nothing is released. */
+  async killApi(): Promise<void> {
+    this.api.child.kill('SIGKILL');
+    await this.api.exited;
+  }
+
   /** Starts (or restarts) dispatcher `index` and waits until it runs. */
   async startDispatcher(index: number): Promise<RunningProcess> {
-    const dispatcher = this.spawn(`dispatcher-${index}`, DISPATCHER_ENTRY, { DATABASE_URL: `${TEST_MYSQL.url}/${this.database!.name}` });
+    const dispatcher = this.spawn(`dispatcher-${index}`, DISPATCHER_ENTRY, { DATABASE_URL: this.database!.url });
     this.dispatchers[index] = dispatcher;
     await waitForOutput(dispatcher, /dispatcher started/, 90_000);
     return dispatcher;
@@ -138,13 +179,20 @@ export class FaultStack {
     await dispatcher.exited;
   }
 
-  /** Publishes `count` events in one batch request; never throws on an HTTP answer. */
-  async publish(count: number, seq: number): Promise<PublishResult> {
-    const events = Array.from({ length: count }, (_, i) => ({
-      accountId: this.accountId,
-      type: EVENT_TYPE,
-      data: { email: `fault-${seq}-${i}@example.com`, idSending: seq * 1000 + i, sendingType: 1, diagCode: '250 2.0.0 OK', deliveredAt: new Date().toISOString() },
-    }));
+  /** Whether every process that should run still does (a process that died by itself is a finding). */
+  deadProcesses(): string[] {
+    const live = [this.api, ...this.dispatchers];
+    return this.processes.filter(({ process }) => live.includes(process) && process.child.exitCode !== null).map(({ name, process }) => `${name} exited with ${process.child.exitCode}`);
+  }
+
+  /** Publishes `count` events of `type` (EVENT_TYPE or OTHER_EVENT_TYPE) in one batch request; never throws on an HTTP answer. */
+  async publish(count: number, seq: number, type = EVENT_TYPE): Promise<PublishResult> {
+    const at = new Date().toISOString();
+    const events = Array.from({ length: count }, (_, i) => {
+      const email = { email: `fault-${seq}-${i}@example.com`, idSending: seq * 1000 + i, sendingType: 1 };
+      const data = type === EVENT_TYPE ? { ...email, diagCode: '250 2.0.0 OK', deliveredAt: at } : { ...email, processedAt: at };
+      return { accountId: this.accountId, type, data };
+    });
     const answer = await this.request('POST', '/internal/events/batch', { events }, { authorization: `Bearer ${this.internalToken}` });
     let ids: string[] = [];
     if (answer.status === 202) ids = (JSON.parse(answer.body) as { ids: string[] }).ids;
@@ -154,11 +202,33 @@ export class FaultStack {
   async request(method: string, path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: string }> {
     const response = await fetch(`${this.apiUrl}${path}`, {
       method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
     return { status: response.status, body: await response.text() };
+  }
+
+  /** One statement on the stack's database, straight to the server (for corrupting data on purpose). */
+  async sql<T = unknown>(statement: string, params: unknown[] = []): Promise<T> {
+    const { host, port, user } = this.mysqlServer;
+    const connection = await createConnection({ host, port, user, database: this.database!.name });
+    try {
+      const [rows] = await connection.query(statement, params);
+      return rows as T;
+    } finally {
+      await connection.end();
+    }
+  }
+
+  /** A mark in every process's output, for `logsSince`. */
+  logMark(): Map<RunningProcess, number> {
+    return new Map(this.processes.map(({ process }) => [process, process.output().length]));
+  }
+
+  /** What every process printed after `mark` (all of it for a process started since). */
+  logsSince(mark: Map<RunningProcess, number>): string {
+    return this.processes.map(({ process }) => process.output().slice(mark.get(process) ?? 0)).join('\n');
   }
 
   /** Last lines of every process's output, for a failure message. */
@@ -168,26 +238,17 @@ export class FaultStack {
 
   /** Kills every child, closes proxies and receiver, drops the database and the stream. Never throws. */
   async stop(): Promise<void> {
-    for (const { process } of this.processes) {
-      if (process.child.exitCode === null && process.child.signalCode === null) process.child.kill('SIGKILL');
-    }
-    await Promise.all(
-      this.processes.map(({ process }) => {
-        let timer: NodeJS.Timeout | undefined;
-        const giveUp = new Promise((resolve) => (timer = setTimeout(resolve, 5_000)));
-        return Promise.race([process.exited, giveUp]).finally(() => clearTimeout(timer));
-      }),
-    );
+    await Promise.all(this.processes.map(({ process }) => killNow(process.child, 5_000)));
     await Promise.allSettled([this.natsProxy?.shutdown(), this.mysqlProxy?.shutdown(), this.receiver.close()]);
     await this.database?.drop().catch((error: unknown) => console.warn(`could not drop ${this.database?.name}: ${String(error)}`));
-    await deleteTestStream(this.prefix).catch((error: unknown) => console.warn(`could not delete the stream of ${this.prefix}: ${String(error)}`));
+    if (!this.options.natsUrl) await deleteTestStream(this.prefix).catch((error: unknown) => console.warn(`could not delete the stream of ${this.prefix}: ${String(error)}`));
   }
 
   private spawn(name: string, entry: string, env: Record<string, string>): RunningProcess {
     const process = startProcess(entry, {
       STORAGE: 'mysql',
       QUEUE: 'nats',
-      NATS_URL: `nats://127.0.0.1:${this.natsProxy.port}`,
+      NATS_URL: this.natsProxy ? `nats://127.0.0.1:${this.natsProxy.port}` : this.options.natsUrl!,
       NATS_PREFIX: this.prefix,
       ADMIN_TOKEN: this.adminToken,
       INTERNAL_TOKEN: this.internalToken,
@@ -197,8 +258,10 @@ export class FaultStack {
       DELIVERY_TIMEOUT_MS: '5000',
       SHUTDOWN_GRACE_MS: '2s',
       LOG_LEVEL: 'info',
+      ...this.options.env,
       ...env,
     });
+    killOnExit(process.child);
     this.processes.push({ name, process });
     return process;
   }

@@ -20,15 +20,23 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates an empty MariaDB database `<prefix>_<random>`; `drop()` deletes it. */
-export async function createMysqlDatabase(prefix: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export interface MysqlServer {
+  host: string;
+  port: number;
+  user: string;
+  /** mysql://user@host:port, without a database. */
+  url: string;
+}
+
+/** Creates an empty MariaDB database `<prefix>_<random>` (on the test server unless told); `drop()` deletes it. */
+export async function createMysqlDatabase(prefix: string, server: MysqlServer = TEST_MYSQL): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = () => createConnection({ host: TEST_MYSQL.host, port: TEST_MYSQL.port, user: TEST_MYSQL.user });
+  const admin = () => createConnection({ host: server.host, port: server.port, user: server.user });
   const connection = await admin();
   await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   await connection.end();
   return {
-    url: `${TEST_MYSQL.url}/${name}`,
+    url: `${server.url}/${name}`,
     name,
     drop: async () => {
       const c = await admin();

@@ -7,8 +7,13 @@ import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, JetStre
  */
 export class JetStreamTopology {
   readonly stream: string;
+  private restoring: Promise<void> | null = null;
 
-  constructor(readonly prefix: string) {
+  /** `replicas`: copies a JetStream cluster keeps of the stream (1 on a single server). */
+  constructor(
+    readonly prefix: string,
+    readonly replicas = 1,
+  ) {
     this.stream = `${prefix}_work`;
   }
 
@@ -20,16 +25,22 @@ export class JetStreamTopology {
     return `${this.prefix}_${topic}`;
   }
 
-  async ensureStream(jsm: JetStreamManager): Promise<void> {
+  /** Creates the stream or brings its settings up to date; true when it had to be created. */
+  async ensureStream(jsm: JetStreamManager): Promise<boolean> {
     const wanted = {
       subjects: [`${this.prefix}.work.>`],
       // The window in which a re-published outbox row (same Nats-Msg-Id) is dropped as a duplicate.
       duplicate_window: nanos(120_000),
+      num_replicas: this.replicas,
     };
     try {
       const info = await jsm.streams.info(this.stream);
-      const same = info.config.subjects?.join() === wanted.subjects.join() && info.config.duplicate_window === wanted.duplicate_window;
+      const same =
+        info.config.subjects?.join() === wanted.subjects.join() &&
+        info.config.duplicate_window === wanted.duplicate_window &&
+        info.config.num_replicas === wanted.num_replicas;
       if (!same) await jsm.streams.update(this.stream, wanted);
+      return false;
     } catch (error) {
       if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
       await jsm.streams.add({
@@ -38,7 +49,20 @@ export class JetStreamTopology {
         storage: StorageType.File,
         ...wanted,
       });
+      return true;
     }
+  }
+
+  /**
+   * Creates the stream again after a publish found none (deleted by an operator, or lost with a
+   * server's store), one call at a time; the delivery sweeper re-queues the work that was in it.
+   * `onCreated` runs once, for the call that started the restoration, if it had to create it.
+   */
+  restoreStream(jsm: JetStreamManager, onCreated?: () => void): Promise<void> {
+    this.restoring ??= this.ensureStream(jsm)
+      .then((created) => (created ? onCreated?.() : undefined))
+      .finally(() => (this.restoring = null));
+    return this.restoring;
   }
 
   async ensureConsumer(jsm: JetStreamManager, topic: string, settings: { ackWaitMs: number; maxAckPending: number }): Promise<void> {
@@ -50,7 +74,8 @@ export class JetStreamTopology {
         await jsm.consumers.update(this.stream, durable, tunable);
       }
     } catch (error) {
-      if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+      if (isApiError(error, JetStreamApiCodes.StreamNotFound)) await this.restoreStream(jsm);
+      else if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
       await jsm.consumers.add(this.stream, {
         durable_name: durable,
         filter_subject: this.subject(topic),
@@ -68,6 +93,11 @@ export class JetStreamTopology {
 /** JetStream durations are nanoseconds. */
 function nanos(ms: number): number {
   return ms * 1_000_000;
+}
+
+/** What a publish gets when no stream takes its subject: the server has no responder for it. */
+export function isStreamMissing(error: unknown): boolean {
+  return (error instanceof Error && error.name === 'JetStreamNotEnabled') || isApiError(error, JetStreamApiCodes.StreamNotFound);
 }
 
 function isApiError(error: unknown, code: number): boolean {

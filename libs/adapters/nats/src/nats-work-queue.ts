@@ -5,7 +5,7 @@ import { ClaimedRow, LeasedRows, NewLeasedRow } from '../../database-queue/src/l
 import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../../database-queue/src/work-items';
 import { TypeormDatabase } from '../../typeorm/src/typeorm-database';
 import { JetStreamTopicConsumer } from './jetstream-topic-consumer';
-import { JetStreamTopology } from './jetstream-topology';
+import { isStreamMissing, JetStreamTopology } from './jetstream-topology';
 import { NatsConnect, NatsLink } from './nats-link';
 import { encodeEnvelope } from './work-message';
 
@@ -17,6 +17,8 @@ export interface NatsWorkQueueOptions {
   servers: string | string[];
   /** Prefix of the stream, consumers and subjects of this installation. */
   prefix: string;
+  /** Copies of the stream a JetStream cluster keeps (default 1). */
+  replicas?: number;
   /** How long a message handed to a worker stays invisible without an ack or working() (default 60 s). */
   ackWaitMs?: number;
   /** Unacked messages the server lets out per consumer, over all processes (default 10000). */
@@ -61,7 +63,7 @@ export class NatsWorkQueue extends WorkQueue {
   /** Published outbox rows, deleted together: hand-overs that finish at about the same time share one DELETE. */
   private readonly cleared: Batcher<string[], void>;
   private readonly logger: QueueLogger;
-  private readonly settings: Required<Omit<NatsWorkQueueOptions, 'servers' | 'prefix' | 'logger' | 'connect'>>;
+  private readonly settings: Required<Omit<NatsWorkQueueOptions, 'servers' | 'prefix' | 'replicas' | 'logger' | 'connect'>>;
 
   static async create(db: TypeormDatabase, clock: Clock, options: NatsWorkQueueOptions): Promise<NatsWorkQueue> {
     const queue = new NatsWorkQueue(db, clock, options);
@@ -95,14 +97,16 @@ export class NatsWorkQueue extends WorkQueue {
       await this.outbox.deleteUnleased(lists.flat());
       return lists.map(() => undefined);
     }, { maxSize: 8 });
-    this.topology = new JetStreamTopology(options.prefix);
+    this.topology = new JetStreamTopology(options.prefix, options.replicas ?? 1);
     const servers = (Array.isArray(options.servers) ? options.servers : options.servers.split(',')).map((s) => s.trim()).filter(Boolean);
     this.link = new NatsLink({
       servers,
       name: `webhook-server-${process.pid}`,
       requestTimeoutMs: this.settings.requestTimeoutMs,
       reconnectTimeWaitMs: this.settings.reconnectTimeWaitMs,
-      setUp: (jsm) => this.topology.ensureStream(jsm),
+      setUp: async (jsm) => {
+        await this.topology.ensureStream(jsm);
+      },
       logger: this.logger,
       connect: options.connect,
     });
@@ -261,6 +265,16 @@ export class NatsWorkQueue extends WorkQueue {
     if (!handles) throw new Error('NATS is not connected');
     const body = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.failures, row.payload);
     // msgID = row id: a row published twice (fast path and relay, or a lost delete) is stored once.
-    await handles.js.publish(this.topology.subject(row.topic), body, { msgID: row.id, timeout: this.settings.requestTimeoutMs });
+    try {
+      await handles.js.publish(this.topology.subject(row.topic), body, { msgID: row.id, timeout: this.settings.requestTimeoutMs });
+    } catch (error) {
+      // The row stays in the outbox and is published again once the stream is back.
+      if (isStreamMissing(error)) {
+        await this.topology
+          .restoreStream(handles.jsm, () => this.logger.warn(`JetStream stream ${this.topology.stream} was missing: created again`))
+          .catch(() => undefined);
+      }
+      throw error;
+    }
   }
 }
