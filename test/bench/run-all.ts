@@ -15,7 +15,8 @@ import { FigureRow, LedgerRow, markdown, printFigures, printLedger } from './rep
  *
  * BENCH_SCALE (e.g. 0.1) shrinks every count; BENCH_ONLY picks figures (e.g. "1,3"; 7 is always
  * there); BENCH_PROFILES picks profiles (default "sqlite,mysql-nats"); BENCH_OUT writes the
- * document elsewhere (default docs/benchmarks.md).
+ * document elsewhere (default docs/benchmarks.md); BENCH_SERVER_NODE_ARGS passes node options to the
+ * server processes alone (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
  */
 const ALL_FIGURES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 const PROFILES: Profile[] = ['sqlite', 'mysql-nats'];

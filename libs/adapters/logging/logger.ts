@@ -47,7 +47,7 @@ export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string) {
-    if (context !== undefined && START_UP_CONTEXTS.has(context)) this.logger.debug(...fields(message, { context }));
+    if (context !== undefined && START_UP_CONTEXTS.has(context)) this.debug(message, context);
     else this.logger.info(...fields(message, { context }));
   }
   error(message: unknown, trace?: string, context?: string) {
@@ -56,11 +56,12 @@ export class PinoNestLogger implements LoggerService {
   warn(message: unknown, context?: string) {
     this.logger.warn(...fields(message, { context }));
   }
+  // Debug lines are asked for on hot paths (each attempt): below the level, build nothing.
   debug(message: unknown, context?: string) {
-    this.logger.debug(...fields(message, { context }));
+    if (this.logger.isLevelEnabled('debug')) this.logger.debug(...fields(message, { context }));
   }
   verbose(message: unknown, context?: string) {
-    this.logger.trace(...fields(message, { context }));
+    if (this.logger.isLevelEnabled('trace')) this.logger.trace(...fields(message, { context }));
   }
 }
 

@@ -45,10 +45,10 @@ export class Run {
   }
 
   /** Starts `node script` with exactly `env` (plus PATH); output goes to a file in the run's dir. */
-  start(name: string, script: string, env: Record<string, string>, options: { ipc?: boolean } = {}): Child {
+  start(name: string, script: string, env: Record<string, string>, options: { ipc?: boolean; nodeArgs?: string[] } = {}): Child {
     const logPath = join(this.dir, `${name}.log`);
     const log = openSync(logPath, 'a');
-    const child = spawn(process.execPath, [script], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', log, log, ...(options.ipc ? (['ipc'] as const) : [])],
     });

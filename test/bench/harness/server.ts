@@ -13,6 +13,11 @@ export type Profile = 'sqlite' | 'mysql-nats';
 const DIST = join(__dirname, '../../..');
 const API = join(DIST, 'apps/api/src/main.js');
 const DISPATCHER = join(DIST, 'apps/dispatcher/src/main.js');
+/**
+ * BENCH_SERVER_NODE_ARGS: extra node options for the server processes only, to see where their time
+ * goes without touching the load generator or the receiver (`--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ */
+const serverNodeArgs = { nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean) };
 
 /**
  * The server under test, as an operator runs it: built processes with env only. "sqlite": one API
@@ -54,7 +59,7 @@ export class BenchServer {
     };
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
-    this.api = this.run.start(`${this.profile}-api`, API, { ...this.env, PORT: String(port), ...(this.profile === 'mysql-nats' ? { DISPATCHER_ENABLED: 'false' } : {}) });
+    this.api = this.run.start(`${this.profile}-api`, API, { ...this.env, PORT: String(port), ...(this.profile === 'mysql-nats' ? { DISPATCHER_ENABLED: 'false' } : {}) }, serverNodeArgs);
     await this.waitAnswering(this.api, `${this.url}/ready`);
     this.pool = new Pool(this.url, { connections: 8 });
     if (this.profile === 'mysql-nats') await this.addDispatcher();
@@ -63,7 +68,7 @@ export class BenchServer {
   /** Starts one more dispatcher process (mysql-nats) and waits until it runs. */
   async addDispatcher(): Promise<Child> {
     const healthPort = await freePort();
-    const child = this.run.start(`${this.profile}-dispatcher-${this.dispatchers.length + 1}`, DISPATCHER, { ...this.env, DISPATCHER_HEALTH_PORT: String(healthPort) });
+    const child = this.run.start(`${this.profile}-dispatcher-${this.dispatchers.length + 1}`, DISPATCHER, { ...this.env, DISPATCHER_HEALTH_PORT: String(healthPort) }, serverNodeArgs);
     await this.waitAnswering(child, `http://127.0.0.1:${healthPort}/health`);
     this.dispatchers.push(child);
     return child;
