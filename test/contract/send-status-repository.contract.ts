@@ -34,6 +34,7 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
   describe(`send-status storage (${name})`, () => {
     let handle: SendStorageHandle | null;
     let sut: TypeormSendRepository;
+    const findOne = async (accountId: number, id: string) => (await sut.findForAccounts([{ accountId, id }]))[0];
 
     beforeAll(async () => {
       handle = await open();
@@ -83,7 +84,7 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
       const idSending = await sut.insert(record);
       const t = record.createdAt.getTime();
       await sut.appendHistory([entry(record.id, 'delivered', t + 3000, 'k3', '250 OK'), entry(record.id, 'scheduled', t, 'k1'), entry(record.id, 'sent', t + 1000, 'k2')]);
-      const found = await sut.findForAccount(1, record.id);
+      const found = await findOne(1, record.id);
       expect(found).toEqual({
         ...record,
         idSending,
@@ -93,11 +94,32 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
           { status: 'delivered', at: new Date(t + 3000), diagCode: '250 OK', bounceType: null },
         ],
       });
-      expect(await sut.findForAccount(2, record.id)).toBeNull();
-      expect(await sut.findForAccount(1, record.id.toUpperCase())).toBeNull();
-      expect(await sut.findForAccount(1, `${record.id} `)).toBeNull();
-      expect(await sut.findForAccount(1, "msg_' OR '1'='1")).toBeNull();
-      expect(await sut.findForAccount(1, '\u{1F600}'.repeat(100))).toBeNull();
+      expect(await findOne(2, record.id)).toBeNull();
+      expect(await findOne(1, record.id.toUpperCase())).toBeNull();
+      expect(await findOne(1, `${record.id} `)).toBeNull();
+      expect(await findOne(1, "msg_' OR '1'='1")).toBeNull();
+      expect(await findOne(1, '\u{1F600}'.repeat(100))).toBeNull();
+    });
+
+    it('answers many lookups in one call, in their order: repeats, unknown ids and other accounts alike', async () => {
+      if (!handle) return;
+      const mine = send();
+      const theirs = { ...send(), accountId: 2 };
+      await sut.insert(mine);
+      await sut.insert(theirs);
+      await sut.appendHistory([entry(mine.id, 'sent', mine.createdAt.getTime() + 1000, 'k-many')]);
+      const found = await sut.findForAccounts([
+        { accountId: 1, id: mine.id },
+        { accountId: 1, id: theirs.id },
+        { accountId: 2, id: theirs.id },
+        { accountId: 1, id: 'msg_unknown' },
+        { accountId: 1, id: mine.id },
+        { accountId: 2, id: mine.id },
+      ]);
+      expect(found.map((f) => f?.id ?? null)).toEqual([mine.id, null, theirs.id, null, mine.id, null]);
+      expect(found[0]!.history.map((h) => h.status)).toEqual(['sent']);
+      expect(found[2]!.history).toEqual([]);
+      expect(await sut.findForAccounts([])).toEqual([]);
     });
 
     it('keeps a repeated report once, within one call and across calls', async () => {
@@ -107,7 +129,7 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
       const t = Date.now();
       await sut.appendHistory([entry(record.id, 'sent', t, 'same'), entry(record.id, 'sent', t, 'same')]);
       await sut.appendHistory([entry(record.id, 'sent', t, 'same'), entry(record.id, 'deferred', t, 'other')]);
-      expect((await sut.findForAccount(1, record.id))!.history.map((h) => h.status)).toEqual(['sent', 'deferred']);
+      expect((await findOne(1, record.id))!.history.map((h) => h.status)).toEqual(['sent', 'deferred']);
     });
 
     it('moves a status forward only', async () => {
@@ -120,7 +142,7 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
       expect(await sut.moveForward({ idSending, status: 'sent', diagCode: null, bounceType: null, updatedAt: at })).toBe(false);
       expect(await sut.moveForward({ idSending, status: 'bounced', diagCode: '550 no such user', bounceType: 'hard', updatedAt: at })).toBe(true);
       expect(await sut.moveForward({ idSending, status: 'delivered', diagCode: '250', bounceType: null, updatedAt: at })).toBe(false);
-      expect(await sut.findForAccount(1, record.id)).toMatchObject({ status: 'bounced', diagCode: '550 no such user', bounceType: 'hard', updatedAt: at });
+      expect(await findOne(1, record.id)).toMatchObject({ status: 'bounced', diagCode: '550 no such user', bounceType: 'hard', updatedAt: at });
       const locked = await sut.lockForReports([record.id, 'msg_unknown']);
       expect(locked).toEqual([{ id: record.id, idSending, accountId: 1, email: 'jane@example.com', sendingType: 1, status: 'bounced', diagCode: '550 no such user', bounceType: 'hard' }]);
       expect(statusRank(locked[0].status)).toBe(4);
@@ -141,8 +163,8 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
       expect(await handle.db.transaction(() => sut.deleteCreatedBefore(cutoff, 2))).toBe(2);
       expect(await handle.db.transaction(() => sut.deleteCreatedBefore(cutoff, 2))).toBe(1);
       expect(await sut.deleteCreatedBefore(cutoff, 2)).toBe(0);
-      for (const s of old) expect(await sut.findForAccount(1, s.id)).toBeNull();
-      expect(await sut.findForAccount(1, young.id)).not.toBeNull();
+      for (const s of old) expect(await findOne(1, s.id)).toBeNull();
+      expect(await findOne(1, young.id)).not.toBeNull();
       const [{ n }] = await handle.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM send_history WHERE send_id IN (${old.map(() => '?').join(', ')})`, old.map((s) => s.id));
       expect(Number(n)).toBe(0);
     });

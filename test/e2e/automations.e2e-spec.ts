@@ -516,6 +516,22 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=0`).expect(400);
     await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=101`).expect(400);
   });
+
+  it('stores concurrent trigger calls in shared transactions: every call answered 202, every body kept as sent', async () => {
+    if (skip) return;
+    const { apiKey } = await sut.createAccount();
+    // 4 workflows (each URL has its own rate limit) x 5 calls of ~200 KB: more than one 4 MB statement
+    const workflows = await Promise.all([0, 1, 2, 3].map((n) => activeWorkflow(apiKey, [{ type: 'delay', seconds: 86_400 }], `Flow ${n}`)));
+    const calls = workflows.flatMap((workflow, w) => [0, 1, 2, 3, 4].map((c) => ({ workflow, body: JSON.stringify({ w, c, pad: 'x'.repeat(200_000 + c) }) })));
+    const answers = await Promise.all(calls.map(({ workflow, body }) => trigger(workflow.path, body)));
+    expect(answers.map((answer) => answer.status)).toEqual(calls.map(() => 202));
+    for (const workflow of workflows) {
+      const stored = new Map((await runsOf(apiKey, workflow.id)).map((run) => [run.id, JSON.stringify(run.trigger.body)]));
+      const sent = calls.flatMap((call, i) => (call.workflow === workflow ? [[answers[i].body.runId as string, call.body]] : []));
+      expect(sent).toHaveLength(5);
+      for (const [runId, body] of sent) expect(stored.get(runId)).toBe(body);
+    }
+  });
 });
 
 /** A database two app instances can share, one after the other (the same queue prefix on NATS). */

@@ -15,7 +15,8 @@ export abstract class WorkflowRepository {
 }
 
 export abstract class RunRepository {
-  abstract insert(run: Run): Promise<void>;
+  /** Stores new runs, in as few statements as their size allows. */
+  abstract insertMany(runs: Run[]): Promise<void>;
   abstract findById(id: string): Promise<Run | null>;
   /**
    * Writes status, finishedAt, stepIndex, seq and step states, only if the stored seq is still

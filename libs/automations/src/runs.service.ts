@@ -1,27 +1,41 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, UnitOfWork, WorkQueue } from '../../kernel/src';
+import { Clock, GroupCommit, UnitOfWork, WorkQueue } from '../../kernel/src';
 import { AUTOMATION_STEP_TOPIC } from './automations.settings';
 import { RunRepository } from './automations.repository';
-import { newRun } from './run';
+import { newRun, Run } from './run';
 import { Workflow } from './workflow';
 
-/** Starts runs: the run row and its first queue item commit together, then the queue takes over. */
+/** Trigger calls gathered into one transaction at most. */
+const MAX_RUNS_PER_GROUP = 64;
+
+/**
+ * Starts runs: the run row and its first queue item commit together, then the queue takes over.
+ * Concurrent trigger calls share that transaction (group commit, as event intake does): each call
+ * still returns only once its own run is durable.
+ */
 @Injectable()
 export class RunsService {
+  private readonly groups: GroupCommit<Run, string>;
+
   constructor(
     private readonly runs: RunRepository,
     private readonly queue: WorkQueue,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
-  ) {}
+  ) {
+    this.groups = new GroupCommit((runs) => this.startTogether(runs), { maxSize: MAX_RUNS_PER_GROUP, maxConcurrent: 2 });
+  }
 
   /** Records a run of `workflow` for a trigger body (JSON text, kept as received); returns its id once durable. */
   async start(workflow: Workflow, triggerBody: string): Promise<string> {
-    const run = newRun(workflow, triggerBody, this.clock.now());
+    return this.groups.submit(newRun(workflow, triggerBody, this.clock.now()));
+  }
+
+  private async startTogether(runs: Run[]): Promise<string[]> {
     await this.uow.run(async () => {
-      await this.runs.insert(run);
-      await this.queue.enqueue([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId: run.id, seq: run.seq }, key: `${run.id}:${run.seq}` }]);
+      await this.runs.insertMany(runs);
+      await this.queue.enqueue(runs.map((run) => ({ topic: AUTOMATION_STEP_TOPIC, payload: { runId: run.id, seq: run.seq }, key: `${run.id}:${run.seq}` })));
     });
-    return run.id;
+    return runs.map((run) => run.id);
   }
 }

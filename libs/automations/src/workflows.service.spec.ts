@@ -134,7 +134,7 @@ describe(WorkflowsService.name, () => {
   it('deletes a workflow with its runs', async () => {
     const created = await sut.create(ACCOUNT, valid());
     const workflow = (await workflows.findById(ACCOUNT, created.id))!;
-    await runs.insert(newRun(workflow, '{}', clock.now()));
+    await runs.insertMany([newRun(workflow, '{}', clock.now())]);
     await sut.delete(ACCOUNT, created.id);
     expect(runs.rows.size).toBe(0);
     await expect(sut.get(ACCOUNT, created.id)).rejects.toMatchObject({ code: 'not_found' });
@@ -144,7 +144,7 @@ describe(WorkflowsService.name, () => {
     const created = await sut.create(ACCOUNT, valid());
     const workflow = (await workflows.findById(ACCOUNT, created.id))!;
     for (let i = 0; i < 3; i++) {
-      await runs.insert(newRun(workflow, JSON.stringify({ i }), clock.now()));
+      await runs.insertMany([newRun(workflow, JSON.stringify({ i }), clock.now())]);
       clock.advance(1000);
     }
     const listed = await sut.listRuns(ACCOUNT, created.id, 2);

@@ -11,4 +11,5 @@ export * from './event-publisher';
 export * from './secret-box';
 export * from './job-lease';
 export * from './batcher';
+export * from './group-commit';
 export * from './call-outcome';

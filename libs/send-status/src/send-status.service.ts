@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AccountRepository } from '../../accounts/src';
-import { Clock, DomainError, ErrorCode, EventPublisher, NewEvent, newId, UnitOfWork } from '../../kernel/src';
+import { Batcher, Clock, DomainError, ErrorCode, EventPublisher, NewEvent, newId, UnitOfWork } from '../../kernel/src';
 import { HistoryEntry, LockedSend, NewHistoryEntry, NewSend, SendWithHistory } from './send';
 import { finalEvent, processedEvent } from './send-events';
 import { accountNotFound, invalidSendParameter, reportBatchTooLarge, sendNotFound } from './send-status.errors';
@@ -15,12 +15,14 @@ import {
   ValidSendReport,
 } from './send-status.input';
 import { isFinal, SENDING_TYPES, SendStatus, transition } from './send-status';
-import { SendRepository } from './send.repository';
+import { SendKey, SendRepository } from './send.repository';
 
 /** At most this many reports in one batch call. */
 export const REPORT_BATCH_MAX = 1000;
 /** A backfilled `createdAt` may be this far ahead of the server clock (clock skew), not more. */
 const CREATED_AT_MAX_SKEW_MS = 5 * 60_000;
+/** Status lookups answered by one statement at most. */
+const MAX_LOOKUPS_PER_STATEMENT = 128;
 
 export interface CreatedSend {
   id: string;
@@ -61,13 +63,17 @@ interface SendState {
  */
 @Injectable()
 export class SendStatusService {
+  private readonly lookups: Batcher<SendKey, SendWithHistory | null>;
+
   constructor(
     private readonly sends: SendRepository,
     private readonly accounts: AccountRepository,
     private readonly events: EventPublisher,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.lookups = new Batcher((keys) => this.sends.findForAccounts(keys), { maxSize: MAX_LOOKUPS_PER_STATEMENT, maxConcurrent: 4 });
+  }
 
   /**
    * Records a new send: `scheduled` when `scheduledAt` is in the future, else `queued`. A live
@@ -136,10 +142,11 @@ export class SendStatusService {
 
   /**
    * The send `id` of `accountId`, or null. One query filtered by both, whatever the id looks
-   * like: an unknown id and another account's id take the same path.
+   * like: an unknown id and another account's id take the same path. Concurrent lookups share
+   * that query (a round trip to the database costs more than the lookup itself).
    */
   lookup(accountId: number, id: string): Promise<SendWithHistory | null> {
-    return this.sends.findForAccount(accountId, id);
+    return this.lookups.submit({ accountId, id });
   }
 
   /**

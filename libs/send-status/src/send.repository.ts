@@ -4,6 +4,12 @@ import { LockedSend, NewHistoryEntry, NewSend, SendWithHistory, StatusMove } fro
  * Storage of send records and their history. Every method joins the ambient UnitOfWork
  * transaction when there is one.
  */
+/** A lookup: the send `id`, as the account `accountId` asks for it. */
+export interface SendKey {
+  accountId: number;
+  id: string;
+}
+
 export abstract class SendRepository {
   /** Stores a new send and returns its `idSending` (unique across the installation). */
   abstract insert(send: NewSend): Promise<number>;
@@ -23,8 +29,11 @@ export abstract class SendRepository {
    */
   abstract moveForward(move: StatusMove): Promise<boolean>;
 
-  /** The send `id` of `accountId` with its history, or null (unknown id and another account's id alike). */
-  abstract findForAccount(accountId: number, id: string): Promise<SendWithHistory | null>;
+  /**
+   * For each key, the send `id` of `accountId` with its history, or null (unknown id and another
+   * account's id alike), in the order of the keys: concurrent lookups share one statement.
+   */
+  abstract findForAccounts(keys: SendKey[]): Promise<Array<SendWithHistory | null>>;
 
   /** Deletes at most `limit` sends created before `cutoff`, and their history; returns how many sends. */
   abstract deleteCreatedBefore(cutoff: Date, limit: number): Promise<number>;

@@ -44,8 +44,11 @@ export class WorkflowTargetUsage extends TargetUsage {
 
 export class InMemoryRunRepository extends RunRepository {
   readonly rows = new Map<string, Run>();
-  async insert(run: Run) {
-    this.rows.set(run.id, copy(run));
+  async insertMany(runs: Run[]) {
+    for (const run of runs) {
+      if (this.rows.has(run.id)) throw new Error(`duplicate run id ${run.id}`);
+      this.rows.set(run.id, copy(run));
+    }
   }
   async findById(id: string) {
     const row = this.rows.get(id);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountRepository } from '../../../accounts/src';
-import { Batcher, Clock, EventPublisher, newId, NewEvent, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { Clock, EventPublisher, GroupCommit, newId, NewEvent, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { isWaiting } from '../deliveries/delivery';
 import { DeliveryObserver } from '../deliveries/delivery-observer';
@@ -17,8 +17,6 @@ import { checkNewEvent, MAX_EVENTS_PER_BATCH } from './new-event';
 /** Requests of producers gathered into one transaction at most. */
 const MAX_REQUESTS_PER_GROUP = 64;
 
-type GroupResult = { ids: string[] } | { error: unknown };
-
 /**
  * Accepts account events (the kernel's EventPublisher): validates them, stores each event with
  * one delivery per subscribed webhook and hands the due deliveries to the queue, all in one
@@ -28,7 +26,7 @@ type GroupResult = { ids: string[] } | { error: unknown };
  */
 @Injectable()
 export class EventIntakeService extends EventPublisher {
-  private readonly groups: Batcher<NewEvent[], GroupResult>;
+  private readonly groups: GroupCommit<NewEvent[], string[]>;
 
   constructor(
     private readonly catalog: EventCatalog,
@@ -42,7 +40,7 @@ export class EventIntakeService extends EventPublisher {
     private readonly observer: DeliveryObserver,
   ) {
     super();
-    this.groups = new Batcher((requests) => this.publishGroup(requests), { maxSize: MAX_REQUESTS_PER_GROUP, maxConcurrent: 2 });
+    this.groups = new GroupCommit((requests) => this.publishTogether(requests), { maxSize: MAX_REQUESTS_PER_GROUP, maxConcurrent: 2 });
   }
 
   /** Returns the ids in the order given; an id that was already accepted is accepted again without a second fan-out. */
@@ -53,9 +51,7 @@ export class EventIntakeService extends EventPublisher {
     if (events.length === 0) return [];
     const checked = events.map((event, index) => checkNewEvent(event, this.catalog, events.length > 1 ? `events[${index}].` : ''));
     if (this.uow.inTransaction()) return (await this.publishTogether([checked]))[0];
-    const result = await this.groups.submit(checked);
-    if ('error' in result) throw result.error;
-    return result.ids;
+    return this.groups.submit(checked);
   }
 
   /** A sample event of `type` to this webhook alone (the `test` route); its delivery is flagged as a test. */
@@ -72,24 +68,6 @@ export class EventIntakeService extends EventPublisher {
     };
     await this.uow.run(() => this.store([event], () => [webhook], now, { test: true }));
     return event.id;
-  }
-
-  /** One transaction for the whole group; when it fails, each request alone, so one cannot fail another. */
-  private async publishGroup(requests: NewEvent[][]): Promise<GroupResult[]> {
-    try {
-      return (await this.publishTogether(requests)).map((ids) => ({ ids }));
-    } catch (error) {
-      if (requests.length === 1) return [{ error }];
-    }
-    const results: GroupResult[] = [];
-    for (const request of requests) {
-      try {
-        results.push({ ids: (await this.publishTogether([request]))[0] });
-      } catch (error) {
-        results.push({ error });
-      }
-    }
-    return results;
   }
 
   private async publishTogether(requests: NewEvent[][]): Promise<string[][]> {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventPublisher, JobLease, NewEvent, UnitOfWork } from '../../../kernel/src';
 import { HistoryEntry, LockedSend, NewHistoryEntry, NewSend, SendRecord, SendWithHistory, StatusMove } from '../send';
 import { statusRank } from '../send-status';
-import { SendRepository } from '../send.repository';
+import { SendKey, SendRepository } from '../send.repository';
 
 /**
  * In-memory fakes of the ports send-status uses, for unit tests. They hold state (no call-count
@@ -54,7 +54,11 @@ export class InMemorySendRepository extends SendRepository implements Snapshotti
     return true;
   }
 
-  async findForAccount(accountId: number, id: string): Promise<SendWithHistory | null> {
+  async findForAccounts(keys: SendKey[]): Promise<Array<SendWithHistory | null>> {
+    return keys.map(({ accountId, id }) => this.findForAccount(accountId, id));
+  }
+
+  private findForAccount(accountId: number, id: string): SendWithHistory | null {
     const send = this.sends.get(id);
     if (!send || send.accountId !== accountId) return null;
     const history: HistoryEntry[] = (this.history.get(id) ?? [])

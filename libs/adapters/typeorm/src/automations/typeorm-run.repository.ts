@@ -16,6 +16,27 @@ interface RunRow {
 }
 
 const COLUMNS = 'id, account_id, workflow_id, status, trigger_body, definition, step_states, step_index, seq, started_at, finished_at';
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const MAX_STATEMENT_BYTES = 4 * 1024 * 1024;
+
+/** Consecutive chunks whose sizes add up to at most `limit` (a single larger item gets a chunk of its own). */
+function chunksBySize<T>(items: T[], size: (item: T) => number, limit: number): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const itemBytes = size(item);
+    if (current.length > 0 && bytes + itemBytes > limit) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += itemBytes;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
 
 const toRun = (row: RunRow): Run => {
   const definition = JSON.parse(row.definition) as { name: string; steps: WorkflowStep[] };
@@ -44,20 +65,27 @@ export class TypeormRunRepository extends RunRepository {
     super();
   }
 
-  async insert(run: Run): Promise<void> {
-    await this.db.exec(`INSERT INTO automation_runs (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      run.id,
-      run.accountId,
-      run.workflowId,
-      run.status,
-      run.triggerBody,
-      JSON.stringify({ name: run.workflowName, steps: run.steps }),
-      JSON.stringify(run.stepStates),
-      run.stepIndex,
-      run.seq,
-      run.startedAt.getTime(),
-      run.finishedAt?.getTime() ?? null,
-    ]);
+  /**
+   * Multi-row INSERTs, cut so that one statement carries at most ~4 MB of trigger bodies (each up
+   * to 256 KB; MySQL's max_allowed_packet is 16 MB by default).
+   */
+  async insertMany(runs: Run[]): Promise<void> {
+    for (const chunk of chunksBySize(runs, (run) => run.triggerBody.length, MAX_STATEMENT_BYTES)) {
+      const rows = chunk.map((run) => [
+        run.id,
+        run.accountId,
+        run.workflowId,
+        run.status,
+        run.triggerBody,
+        JSON.stringify({ name: run.workflowName, steps: run.steps }),
+        JSON.stringify(run.stepStates),
+        run.stepIndex,
+        run.seq,
+        run.startedAt.getTime(),
+        run.finishedAt?.getTime() ?? null,
+      ]);
+      await this.db.exec(`INSERT INTO automation_runs (${COLUMNS}) VALUES ${rows.map(() => ROW).join(', ')}`, rows.flat());
+    }
   }
 
   async findById(id: string): Promise<Run | null> {

@@ -1,6 +1,7 @@
 import { HistoryEntry, LockedSend, NewHistoryEntry, NewSend, SendWithHistory, StatusMove } from '../../../../send-status/src/send';
 import { BounceType, SendStatus, statusRank } from '../../../../send-status/src/send-status';
-import { SendRepository } from '../../../../send-status/src/send.repository';
+import { SendKey, SendRepository } from '../../../../send-status/src/send.repository';
+import { placeholders } from '../event-webhooks/multi-row-insert';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface SendRow {
@@ -115,38 +116,22 @@ export class TypeormSendRepository extends SendRepository {
     return affected === 1;
   }
 
-  async findForAccount(accountId: number, id: string): Promise<SendWithHistory | null> {
-    // One statement for any id: filtered by account and id together, history joined in.
+  async findForAccounts(keys: SendKey[]): Promise<Array<SendWithHistory | null>> {
+    if (keys.length === 0) return [];
+    const ids = [...new Set(keys.map((k) => k.id))];
+    const accountIds = [...new Set(keys.map((k) => k.accountId))];
+    // One statement for any ids: filtered by account and id together, history joined in.
     const rows = await this.db.query<LookupRow>(
       `SELECT s.id, s.id_sending, s.account_id, s.email, s.sending_type, s.status, s.diag_code, s.bounce_type, s.scheduled_at, s.created_at, s.updated_at,
               h.status AS h_status, h.at AS h_at, h.diag_code AS h_diag_code, h.bounce_type AS h_bounce_type
        FROM sends s LEFT JOIN send_history h ON h.send_id = s.id
-       WHERE s.id = ? AND s.account_id = ?`,
-      [id, accountId],
+       WHERE s.id IN (${placeholders(ids)}) AND s.account_id IN (${placeholders(accountIds)})`,
+      [...ids, ...accountIds],
     );
     // MySQL's PAD SPACE collations also match `id + ' '`: keep the exact id only (both engines alike).
-    const exact = rows.filter((r) => r.id === id);
-    if (exact.length === 0) return null;
-    const [row] = exact;
-    const history: HistoryEntry[] = exact
-      .filter((r) => r.h_status !== null)
-      .map((r) => ({ status: r.h_status!, at: ms(r.h_at)!, diagCode: r.h_diag_code, bounceType: r.h_bounce_type }))
-      .sort((a, b) => a.at.getTime() - b.at.getTime() || statusRank(a.status) - statusRank(b.status) || (a.diagCode ?? '').localeCompare(b.diagCode ?? ''));
-    return {
-      id: row.id,
-      idSending: Number(row.id_sending),
-      accountId: Number(row.account_id),
-      email: row.email,
-      sendingType: Number(row.sending_type),
-      status: row.status,
-      diagCode: row.diag_code,
-      bounceType: row.bounce_type,
-      scheduledAt: ms(row.scheduled_at),
-      createdAt: ms(row.created_at)!,
-      updatedAt: ms(row.updated_at)!,
-      history,
-    };
+    return keys.map(({ accountId, id }) => toSendWithHistory(rows.filter((r) => r.id === id && Number(r.account_id) === accountId)));
   }
+
 
   async deleteCreatedBefore(cutoff: Date, limit: number): Promise<number> {
     const rows = await this.db.query<{ id_sending: number | string; id: string }>(
@@ -161,4 +146,27 @@ export class TypeormSendRepository extends SendRepository {
     await this.db.exec(`DELETE FROM send_history WHERE send_id IN (${marks})`, rows.map((r) => r.id));
     return affected;
   }
+}
+
+function toSendWithHistory(rows: LookupRow[]): SendWithHistory | null {
+  if (rows.length === 0) return null;
+  const [row] = rows;
+  const history: HistoryEntry[] = rows
+    .filter((r) => r.h_status !== null)
+    .map((r) => ({ status: r.h_status!, at: ms(r.h_at)!, diagCode: r.h_diag_code, bounceType: r.h_bounce_type }))
+    .sort((a, b) => a.at.getTime() - b.at.getTime() || statusRank(a.status) - statusRank(b.status) || (a.diagCode ?? '').localeCompare(b.diagCode ?? ''));
+  return {
+    id: row.id,
+    idSending: Number(row.id_sending),
+    accountId: Number(row.account_id),
+    email: row.email,
+    sendingType: Number(row.sending_type),
+    status: row.status,
+    diagCode: row.diag_code,
+    bounceType: row.bounce_type,
+    scheduledAt: ms(row.scheduled_at),
+    createdAt: ms(row.created_at)!,
+    updatedAt: ms(row.updated_at)!,
+    history,
+  };
 }
