@@ -10,8 +10,11 @@ export abstract class WorkflowRepository {
   abstract listByAccount(accountId: number): Promise<Workflow[]>;
   /** False when the account has no such workflow. */
   abstract delete(accountId: number, id: string): Promise<boolean>;
-  /** The active workflow whose current trigger token has this SHA-256, in one indexed lookup. */
-  abstract findActiveByTriggerTokenHash(tokenHash: string): Promise<Workflow | null>;
+  /**
+   * For each SHA-256, the active workflow whose current trigger token has it, or null, in the order
+   * given: concurrent trigger calls share one indexed lookup.
+   */
+  abstract findActiveByTriggerTokenHashes(tokenHashes: string[]): Promise<Array<Workflow | null>>;
 }
 
 export abstract class RunRepository {

@@ -103,8 +103,9 @@ describe(WorkflowsService.name, () => {
     expect(workflows.rows.get(created.id)!.triggerTokenHash).toBeNull();
     expect((await sut.deactivate(ACCOUNT, created.id)).state).toBe('inactive');
     expect((await sut.activate(ACCOUNT, created.id, 'hash-2')).state).toBe('active');
-    expect(await workflows.findActiveByTriggerTokenHash('hash-1')).toBeNull();
-    expect((await workflows.findActiveByTriggerTokenHash('hash-2'))?.id).toBe(created.id);
+    const [first, second] = await workflows.findActiveByTriggerTokenHashes(['hash-1', 'hash-2']);
+    expect(first).toBeNull();
+    expect(second?.id).toBe(created.id);
   });
 
   it('keeps state and trigger token across an update', async () => {

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { WorkflowRepository, WorkflowsService, WorkflowView, RunsService } from '../../automations/src';
-import { Clock, DomainError, notFound } from '../../kernel/src';
+import { Workflow, WorkflowRepository, WorkflowsService, WorkflowView, RunsService } from '../../automations/src';
+import { Batcher, Clock, DomainError, notFound } from '../../kernel/src';
 import { IncomingTriggerSettings } from './incoming-trigger.settings';
 import { TokenBucketLimiter } from './token-bucket-limiter';
 import { generateTriggerToken, hashTriggerToken } from './trigger-token';
+
+/** Token lookups answered by one statement at most. */
+const MAX_LOOKUPS_PER_STATEMENT = 128;
 
 export interface ActivatedWorkflowView extends WorkflowView {
   /** `${PUBLIC_BASE_URL}/hooks/<token>`: shown in the activation response alone. */
@@ -18,6 +21,8 @@ export interface ActivatedWorkflowView extends WorkflowView {
 @Injectable()
 export class IncomingTriggerService {
   private readonly limiter: TokenBucketLimiter;
+  /** Concurrent calls share one lookup: a round trip to the database costs more than the lookup itself. */
+  private readonly lookups: Batcher<string, Workflow | null>;
 
   constructor(
     private readonly workflows: WorkflowsService,
@@ -27,6 +32,7 @@ export class IncomingTriggerService {
     private readonly settings: IncomingTriggerSettings,
   ) {
     this.limiter = new TokenBucketLimiter(settings.rateLimit);
+    this.lookups = new Batcher((hashes) => this.workflowRepository.findActiveByTriggerTokenHashes(hashes), { maxSize: MAX_LOOKUPS_PER_STATEMENT, maxConcurrent: 4 });
   }
 
   async activate(accountId: number, workflowId: string): Promise<ActivatedWorkflowView> {
@@ -50,7 +56,7 @@ export class IncomingTriggerService {
     if (!verdict.allowed) {
       throw new DomainError('rate_limited', 'too many calls to this trigger URL; retry later', verdict.retryAfterSeconds);
     }
-    const workflow = await this.workflowRepository.findActiveByTriggerTokenHash(tokenHash);
+    const workflow = await this.lookups.submit(tokenHash);
     if (!workflow) throw notFound('no active trigger at this URL');
     try {
       JSON.parse(rawBody);

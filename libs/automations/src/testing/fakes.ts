@@ -24,9 +24,11 @@ export class InMemoryWorkflowRepository extends WorkflowRepository {
     if (this.rows.get(id)?.accountId !== accountId) return false;
     return this.rows.delete(id);
   }
-  async findActiveByTriggerTokenHash(tokenHash: string) {
-    const row = [...this.rows.values()].find((w) => w.state === 'active' && w.triggerTokenHash === tokenHash);
-    return row ? copy(row) : null;
+  async findActiveByTriggerTokenHashes(tokenHashes: string[]) {
+    return tokenHashes.map((tokenHash) => {
+      const row = [...this.rows.values()].find((w) => w.state === 'active' && w.triggerTokenHash === tokenHash);
+      return row ? copy(row) : null;
+    });
   }
 }
 

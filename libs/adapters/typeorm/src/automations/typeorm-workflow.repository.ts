@@ -88,9 +88,15 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     });
   }
 
-  async findActiveByTriggerTokenHash(tokenHash: string): Promise<Workflow | null> {
-    const [row] = await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE trigger_token_hash = ? AND state = 'active'`, [tokenHash]);
-    return row ? toWorkflow(row) : null;
+  async findActiveByTriggerTokenHashes(tokenHashes: string[]): Promise<Array<Workflow | null>> {
+    if (tokenHashes.length === 0) return [];
+    const distinct = [...new Set(tokenHashes)];
+    const rows = await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE trigger_token_hash IN (${distinct.map(() => '?').join(', ')}) AND state = 'active'`, distinct);
+    const byHash = new Map(rows.map((row) => [row.trigger_token_hash, row]));
+    return tokenHashes.map((hash) => {
+      const row = byHash.get(hash);
+      return row ? toWorkflow(row) : null;
+    });
   }
 
   private async linkTargets(workflow: Workflow): Promise<void> {
