@@ -71,8 +71,12 @@ export class EventIntakeService extends EventPublisher {
   }
 
   private async publishTogether(requests: NewEvent[][]): Promise<string[][]> {
-    const all = requests.flat();
-    const accountNames = await this.accountNames(all.map((e) => e.accountId));
+    const accountIds = [...new Set(requests.flat().map((e) => e.accountId))];
+    // Both reads at once (two round trips in parallel, not one after the other), before the
+    // transaction opens, so that its first statement is a write (SQLite upgrades a read transaction
+    // to a write one only if no other process wrote meanwhile). A webhook disabled or deleted in
+    // between is caught by the worker, which checks the delivery's webhook before each attempt.
+    const [accountNames, webhooks] = await Promise.all([this.accountNames(accountIds), this.webhooks.listForAccounts(accountIds)]);
     const now = this.clock.now();
     const created = Math.floor(now.getTime() / 1000);
     const sources = requests.map((events) =>
@@ -86,10 +90,7 @@ export class EventIntakeService extends EventPublisher {
         }),
       ),
     );
-    // Read before the transaction opens, so that its first statement is a write (SQLite upgrades a
-    // read transaction to a write one only if no other process wrote meanwhile). A webhook disabled
-    // or deleted in between is caught by the worker, which checks the delivery's webhook before each attempt.
-    const byAccount = groupByAccount(await this.webhooks.listForAccounts([...accountNames.keys()]));
+    const byAccount = groupByAccount(webhooks);
     const targetsOf = (event: EnvelopeSource) => (byAccount.get(event.account.id) ?? []).filter((w) => subscribes(w, event.type));
     await this.uow.run(() => this.store(sources.flat(), targetsOf, now, { test: false }));
     return sources.map((events) => events.map((s) => s.id));
