@@ -66,8 +66,11 @@ export interface AppConfig {
   secrets: {
     /** SECRET_ROTATION_GRACE: how long a rotated-out secret keeps signing (default 24h). */
     rotationGraceMs: number;
-    /** SECRETS_KEY: 32 bytes (hex or base64) encrypting stored secrets; unset, the server warns. */
-    key: Buffer | null;
+    /**
+     * SECRETS_KEY: one or more 32-byte keys (hex or base64), comma-separated, newest first: new
+     * secrets are sealed with the first, stored ones open with any; unset, the server warns.
+     */
+    keys: Buffer[];
   };
   triggers: {
     /** TRIGGER_RATE_LIMIT_BURST: calls one trigger URL may make at once before it is limited (default 60). */
@@ -168,12 +171,16 @@ export function url(env: Env, name: string, fallback: string | null, protocols: 
   return value;
 }
 
-export function secretKey(env: Env, name: string): Buffer | null {
+/** A comma-separated list of 32-byte keys (each 64 hex characters or base64); empty when unset. */
+export function secretKeys(env: Env, name: string): Buffer[] {
   const value = read(env, name);
-  if (value === undefined) return null;
-  const candidate = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
-  if (candidate.length !== 32) {
-    throw new ConfigError(name, 'expected 32 bytes as 64 hex characters or base64');
-  }
-  return candidate;
+  if (value === undefined) return [];
+  return value.split(',').map((part, index) => {
+    const text = part.trim();
+    const candidate = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+    if (candidate.length !== 32) {
+      throw new ConfigError(name, `key ${index + 1}: expected 32 bytes as 64 hex characters or base64`);
+    }
+    return candidate;
+  });
 }

@@ -12,7 +12,7 @@ describe(loadConfig.name, () => {
     expect(sut.delivery.targetRetryScheduleMs).toEqual([10_000, 60_000, 300_000]);
     expect(sut.delivery.disableAfter).toBe(10);
     expect(sut.delivery.allowPrivateTargets).toBe(false);
-    expect(sut.secrets).toEqual({ rotationGraceMs: 86_400_000, key: null });
+    expect(sut.secrets).toEqual({ rotationGraceMs: 86_400_000, keys: [] });
     expect(sut.sendStatus.retentionDays).toBe(365);
     expect(sut.runtime.dispatcherEnabled).toBe(true);
   });
@@ -57,7 +57,15 @@ describe(loadConfig.name, () => {
     });
     expect(sut.delivery.retryScheduleMs).toEqual([250, 2000, 180_000, 3_600_000]);
     expect(sut.storage.databaseUrl).toBe('mysql://u:p@db:3306/hooks');
-    expect(sut.secrets.key).toHaveLength(32);
+    expect(sut.secrets.keys.map((key) => key.length)).toEqual([32]);
     expect(sut.http.publicBaseUrl).toBe('https://hooks.example.com');
+  });
+
+  it('reads SECRETS_KEY as a key ring, newest first, hex or base64, and names a bad key', () => {
+    const hex = 'ab'.repeat(32);
+    const base64 = Buffer.alloc(32, 7).toString('base64');
+    const sut = loadConfig({ SECRETS_KEY: `${hex}, ${base64}` });
+    expect(sut.secrets.keys).toEqual([Buffer.from(hex, 'hex'), Buffer.alloc(32, 7)]);
+    expect(() => loadConfig({ SECRETS_KEY: `${hex},short` })).toThrow(/SECRETS_KEY.*key 2: expected 32 bytes/);
   });
 });

@@ -1,4 +1,4 @@
-import { AppConfig, boolean, ConfigError, duration, durationList, integer, oneOf, read, secretKey, url } from './env.schema';
+import { AppConfig, boolean, ConfigError, duration, durationList, integer, oneOf, read, secretKeys, url } from './env.schema';
 
 export { AppConfig, ConfigError } from './env.schema';
 
@@ -50,7 +50,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     secrets: {
       rotationGraceMs: duration(env, 'SECRET_ROTATION_GRACE', '24h'),
-      key: secretKey(env, 'SECRETS_KEY'),
+      keys: secretKeys(env, 'SECRETS_KEY'),
     },
     triggers: {
       rateLimitBurst: integer(env, 'TRIGGER_RATE_LIMIT_BURST', 60, 1, 1_000_000),

@@ -13,7 +13,7 @@ import { PrometheusDeliveryObserver } from './metrics/prometheus-delivery-observ
 import { registerStorageGauges } from './metrics/storage-gauges';
 import { ClosableWorkQueue, createWorkQueue } from './queue.factory';
 import { openDatabase } from './typeorm/src/data-source.factory';
-import { loadOrCreateInstallationKey } from './typeorm/src/installation-key';
+import { openSecretBox } from './typeorm/src/secret-ring';
 import { TypeormDatabase } from './typeorm/src/typeorm-database';
 import { typeormRepositoryProviders } from './typeorm/src/typeorm-repositories';
 import { TypeormUnitOfWork } from './typeorm/src/typeorm-unit-of-work';
@@ -48,7 +48,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         { provide: UnitOfWork, useFactory: (db: TypeormDatabase) => new TypeormUnitOfWork(db), inject: [TypeormDatabase] },
         {
           provide: SecretBox,
-          useFactory: async (db: TypeormDatabase, clock: Clock) => new SecretBox(config.secrets.key ?? (await loadOrCreateInstallationKey(db, clock.nowMs()))),
+          useFactory: (db: TypeormDatabase, clock: Clock) => openSecretBox(db, config.secrets.keys, clock.nowMs()),
           inject: [TypeormDatabase, Clock],
         },
         ...typeormRepositoryProviders,

@@ -1,4 +1,4 @@
-import { notFound } from '../../../libs/kernel/src';
+import { DomainError, notFound } from '../../../libs/kernel/src';
 import { accountPageView, accountView, apiKeyListView } from './admin/admin-accounts.presenter';
 import { CliCommand } from './cli-args';
 import type { CliContext } from './cli-context';
@@ -66,6 +66,15 @@ export const CLI_COMMANDS: CliCommand<CliContext>[] = [
     async run(ctx, { args }) {
       await ctx.accounts.revokeApiKey(accountId(args[0]), args[1]);
       return { revoked: args[1] };
+    },
+  },
+  {
+    words: ['secrets', 'reseal'],
+    summary: 'Seal every stored secret again with the first key of SECRETS_KEY, then delete the key the server kept for itself: {"resealed":n}',
+    async run(ctx) {
+      // Without SECRETS_KEY the first key is the self-kept one, which resealing would then delete.
+      if (ctx.config.secrets.keys.length === 0) throw new DomainError('invalid_parameter', 'SECRETS_KEY is not set: put the new key first in SECRETS_KEY, then reseal');
+      return { resealed: await (await ctx.storedSecrets()).reseal() };
     },
   },
 ];

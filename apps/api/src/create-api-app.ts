@@ -45,6 +45,8 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot({ config, tokens }), adapter, {
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
+    // A failure while building (storage down, SECRETS_KEY refusing) reaches main's one-line report.
+    abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
   // The registry is the infrastructure module's (shared with the dispatcher's delivery metrics).

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.runtime.logLevel);
   const tokens = resolveOperatorTokens(config, (line) => process.stderr.write(`${line}\n`));
-  if (!config.secrets.key) {
+  if (config.secrets.keys.length === 0) {
     logger.warn('SECRETS_KEY is not set: stored secrets are sealed with a key kept in the database itself, which does not protect them from anyone holding the database; set SECRETS_KEY (32 bytes, hex or base64) in production');
   }
   const app = await createApiApp({ config, tokens, logger });

@@ -10,7 +10,7 @@ import { DispatcherAppModule } from './dispatcher-app.module';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.runtime.logLevel);
-  const app = await NestFactory.createApplicationContext(DispatcherAppModule.forRoot(config), { logger: new PinoNestLogger(logger) });
+  const app = await NestFactory.createApplicationContext(DispatcherAppModule.forRoot(config), { logger: new PinoNestLogger(logger), abortOnError: false });
   await app.init();
 
   // The dispatcher's only HTTP surface, when asked for: GET /metrics (Prometheus text, delivery

@@ -9,6 +9,7 @@ export * from './work-handler';
 export * from './address-policy';
 export * from './event-publisher';
 export * from './secret-box';
+export * from './stored-secrets';
 export * from './job-lease';
 export * from './batcher';
 export * from './group-commit';

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { TypeormDatabase } from './typeorm-database';
 
+export const INSTALLATION_KEY_NAME = 'secrets_key';
+
 /**
  * The key that seals stored secrets when SECRETS_KEY is not set: generated once per
  * installation and kept in the database, so every process of the installation agrees on it.
@@ -9,10 +11,15 @@ import { TypeormDatabase } from './typeorm-database';
  */
 export async function loadOrCreateInstallationKey(db: TypeormDatabase, now: number): Promise<Buffer> {
   await db.exec(`${db.insertIgnore()} INTO installation_settings (name, value, created_at) VALUES (?, ?, ?)`, [
-    'secrets_key',
+    INSTALLATION_KEY_NAME,
     randomBytes(32).toString('base64'),
     now,
   ]);
-  const [row] = await db.query<{ value: string }>('SELECT value FROM installation_settings WHERE name = ?', ['secrets_key']);
-  return Buffer.from(row.value, 'base64');
+  return (await loadInstallationKey(db))!;
+}
+
+/** The self-kept key if the installation has one (it ran without SECRETS_KEY and was not resealed since). */
+export async function loadInstallationKey(db: TypeormDatabase): Promise<Buffer | null> {
+  const [row] = await db.query<{ value: string }>('SELECT value FROM installation_settings WHERE name = ?', [INSTALLATION_KEY_NAME]);
+  return row ? Buffer.from(row.value, 'base64') : null;
 }
