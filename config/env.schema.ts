@@ -78,6 +78,10 @@ export interface AppConfig {
     /** TRIGGER_RATE_LIMIT_PER_SECOND: sustained calls per second per trigger URL and API process (default 10). */
     rateLimitPerSecond: number;
   };
+  retention: {
+    /** EVENT_RETENTION_DAYS: days events (with their deliveries and attempts) and automation runs are kept (default 30). */
+    eventDays: number;
+  };
   sendStatus: {
     /** SEND_STATUS_RETENTION_DAYS: days a send record is kept after creation (default 365). */
     retentionDays: number;

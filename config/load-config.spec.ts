@@ -14,6 +14,7 @@ describe(loadConfig.name, () => {
     expect(sut.delivery.allowPrivateTargets).toBe(false);
     expect(sut.secrets).toEqual({ rotationGraceMs: 86_400_000, keys: [] });
     expect(sut.sendStatus.retentionDays).toBe(365);
+    expect(sut.retention.eventDays).toBe(30);
     expect(sut.runtime.dispatcherEnabled).toBe(true);
   });
 

@@ -56,6 +56,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateLimitBurst: integer(env, 'TRIGGER_RATE_LIMIT_BURST', 60, 1, 1_000_000),
       rateLimitPerSecond: integer(env, 'TRIGGER_RATE_LIMIT_PER_SECOND', 10, 1, 1_000_000),
     },
+    retention: { eventDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 36_500) },
     sendStatus: { retentionDays: integer(env, 'SEND_STATUS_RETENTION_DAYS', 365, 1, 36_500) },
     runtime: {
       dispatcherEnabled: boolean(env, 'DISPATCHER_ENABLED', true),

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../../config/load-config';
 import { APP_CONFIG } from '../../config/config.token';
-import { Clock, OutboundHttp, SecretBox, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
+import { Clock, EventRetentionPeriod, OutboundHttp, SecretBox, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
 import { AutomationObserver } from '../automations/src/automation-observer';
 import { AUTOMATION_STEP_TOPIC } from '../automations/src/automations.settings';
 import { DeliveryObserver } from '../event-webhooks/src/deliveries/delivery-observer';
@@ -44,6 +44,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: Clock, useClass: SystemClock },
+        { provide: EventRetentionPeriod, useValue: new EventRetentionPeriod(config.retention.eventDays) },
         { provide: TypeormDatabase, useFactory: () => openDatabase(config.storage) },
         { provide: UnitOfWork, useFactory: (db: TypeormDatabase) => new TypeormUnitOfWork(db), inject: [TypeormDatabase] },
         {
@@ -80,7 +81,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         { provide: DeliveryObserver, useFactory: (metrics: Metrics) => new PrometheusDeliveryObserver(metrics), inject: [Metrics] },
         { provide: AutomationObserver, useFactory: (metrics: Metrics) => new PrometheusAutomationObserver(metrics), inject: [Metrics] },
       ],
-      exports: [APP_CONFIG, Clock, Metrics, DeliveryObserver, AutomationObserver, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
+      exports: [APP_CONFIG, Clock, EventRetentionPeriod, Metrics, DeliveryObserver, AutomationObserver, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
     };
   }
 

@@ -93,6 +93,10 @@ describe('operator CLI (sqlite)', () => {
     }
   });
 
+  it('runs every retention purge with purge, as POST /admin/maintenance/purge does', async () => {
+    expect(json(await cli(env, 'purge'))).toEqual({ sendStatus: 0, events: 0, runs: 0 });
+  });
+
   it('pages through every account for account list', async () => {
     const created = [];
     for (let i = 0; i < 3; i++) created.push(json(await cli(env, 'account', 'create', '--name', `Paged ${i}`)).id);

@@ -2,9 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from '../../../config/load-config';
 import { AccountsModule } from '../../../libs/accounts/src';
+import { AutomationsModule } from '../../../libs/automations/src';
 import { InfrastructureModule } from '../../../libs/adapters/infrastructure.module';
 import { DispatchModule } from '../../../libs/dispatch/src';
+import { SendStatusRetentionModule } from '../../../libs/send-status/src/send-status.module';
 import { AdminAccountsController } from './admin/admin-accounts.controller';
+import { AdminMaintenanceController } from './admin/admin-maintenance.controller';
 import { AutomationsApiModule } from './automations/automations-api.module';
 import { EVENT_WEBHOOK_CONTROLLERS } from './event-webhooks';
 import { EventWebhooksModule } from '../../../libs/event-webhooks/src';
@@ -30,12 +33,14 @@ export class ApiModule {
         ScheduleModule.forRoot(),
         AccountsModule,
         AutomationsApiModule,
+        AutomationsModule,
         EventWebhooksModule,
+        SendStatusRetentionModule,
         SendStatusHttpModule.forRoot(tokens, EventWebhooksModule),
         WebModule,
         ...(config.runtime.dispatcherEnabled ? [DispatchModule.forRoot(config)] : []),
       ],
-      controllers: [OpsController, AdminAccountsController, ...EVENT_WEBHOOK_CONTROLLERS],
+      controllers: [OpsController, AdminAccountsController, AdminMaintenanceController, ...EVENT_WEBHOOK_CONTROLLERS],
       providers: [
         { provide: OperatorTokens, useValue: tokens },
         ApiKeyGuard,

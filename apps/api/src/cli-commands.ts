@@ -77,4 +77,9 @@ export const CLI_COMMANDS: CliCommand<CliContext>[] = [
       return { resealed: await (await ctx.storedSecrets()).reseal() };
     },
   },
+  {
+    words: ['purge'],
+    summary: 'Run every retention purge now (as POST /admin/maintenance/purge): {"sendStatus":n,"events":n,"runs":n}',
+    run: (ctx) => ctx.purgeAll(),
+  },
 ];

@@ -5,7 +5,15 @@ import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../../libs
 import { openDatabase } from '../../../libs/adapters/typeorm/src/data-source.factory';
 import { openSecretBox, storedSecrets } from '../../../libs/adapters/typeorm/src/secret-ring';
 import { TypeormDatabase } from '../../../libs/adapters/typeorm/src/typeorm-database';
-import { Clock, StoredSecrets, SystemClock } from '../../../libs/kernel/src';
+import { TypeormRunRepository } from '../../../libs/adapters/typeorm/src/automations/typeorm-run.repository';
+import { TypeormEventRepository } from '../../../libs/adapters/typeorm/src/event-webhooks/typeorm-event.repository';
+import { TypeormJobLease } from '../../../libs/adapters/typeorm/src/job-lease/typeorm-job-lease';
+import { TypeormSendRepository } from '../../../libs/adapters/typeorm/src/send-status/typeorm-send.repository';
+import { TypeormUnitOfWork } from '../../../libs/adapters/typeorm/src/typeorm-unit-of-work';
+import { RunRetentionService } from '../../../libs/automations/src';
+import { EventRetentionService } from '../../../libs/event-webhooks/src';
+import { Clock, EventRetentionPeriod, StoredSecrets, SystemClock } from '../../../libs/kernel/src';
+import { SendStatusOptions, SendStatusRetentionService } from '../../../libs/send-status/src';
 
 /**
  * What CLI commands work with: the same domain services as the HTTP routes, over the same
@@ -28,6 +36,19 @@ export class CliContext {
   get accounts(): AccountsService {
     this.accountsService ??= new AccountsService(new TypeormAccountRepository(this.db), new TypeormApiKeyRepository(this.db), new TypeormAccountDeletion(this.db), this.clock);
     return this.accountsService;
+  }
+
+  /** Every retention purge, now (as POST /admin/maintenance/purge): what each removed. */
+  async purgeAll(): Promise<{ sendStatus: number; events: number; runs: number }> {
+    const lease = new TypeormJobLease(this.db);
+    const uow = new TypeormUnitOfWork(this.db);
+    const period = new EventRetentionPeriod(this.config.retention.eventDays);
+    const sendStatus = new SendStatusRetentionService(new TypeormSendRepository(this.db), lease, uow, this.clock, new SendStatusOptions(this.config.sendStatus.retentionDays));
+    return {
+      sendStatus: await sendStatus.purgeNow(),
+      events: await new EventRetentionService(new TypeormEventRepository(this.db), lease, uow, this.clock, period).purgeNow(),
+      runs: await new RunRetentionService(new TypeormRunRepository(this.db), lease, uow, this.clock, period).purgeNow(),
+    };
   }
 
   /** The stored secrets with the server's key ring (refused, like the server, when one opens with no key). */

@@ -4,6 +4,7 @@ import type { AppConfig } from '../../../config/load-config';
 import { WebhookTargetsModule } from '../../webhook-targets/src';
 import { AutomationStepHandler } from './automation-step.handler';
 import { AutomationsSettings } from './automations.settings';
+import { RunRetentionService } from './run-retention.service';
 import { RunsService } from './runs.service';
 import { WorkflowsService } from './workflows.service';
 
@@ -18,8 +19,9 @@ import { WorkflowsService } from './workflows.service';
     },
     WorkflowsService,
     RunsService,
+    RunRetentionService,
     AutomationStepHandler,
   ],
-  exports: [WebhookTargetsModule, WorkflowsService, RunsService, AutomationStepHandler],
+  exports: [WebhookTargetsModule, WorkflowsService, RunsService, RunRetentionService, AutomationStepHandler],
 })
 export class AutomationsModule {}

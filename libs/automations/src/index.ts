@@ -5,6 +5,7 @@ export * from './automations.repository';
 export * from './automations.settings';
 export * from './workflows.service';
 export * from './runs.service';
+export * from './run-retention.service';
 export * from './automation-observer';
 export * from './automation-step.handler';
 export * from './automations.module';

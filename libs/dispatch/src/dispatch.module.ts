@@ -3,12 +3,13 @@ import { DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from '../../../config/load-config';
 import { AutomationsModule } from '../../automations/src';
 import { DeliverySweeperModule, EventWebhooksModule } from '../../event-webhooks/src';
-import { SendStatusRetentionJobModule } from '../../send-status/src/send-status.module';
+import { SendStatusRetentionModule } from '../../send-status/src/send-status.module';
+import { RetentionJob } from './retention.job';
 import { WorkerHost, WorkerHostSettings } from './worker-host';
 
 /**
  * What runs wherever a dispatcher runs: the modules whose work handlers the worker host finds and
- * subscribes, and the schedules (send-status purge, delivery sweeper). The dispatcher app imports
+ * subscribes, and the schedules (retention purges, delivery sweeper). The dispatcher app imports
  * it alone; the API app imports it when DISPATCHER_ENABLED (the `npm start` default).
  */
 @Module({})
@@ -17,8 +18,8 @@ export class DispatchModule {
     const settings = new WorkerHostSettings(delivery.concurrency, delivery.maxHandlerFailures, runtime.shutdownGraceMs);
     return {
       module: DispatchModule,
-      imports: [DiscoveryModule, AutomationsModule, EventWebhooksModule, SendStatusRetentionJobModule, DeliverySweeperModule],
-      providers: [{ provide: WorkerHostSettings, useValue: settings }, WorkerHost],
+      imports: [DiscoveryModule, AutomationsModule, EventWebhooksModule, SendStatusRetentionModule, DeliverySweeperModule],
+      providers: [{ provide: WorkerHostSettings, useValue: settings }, WorkerHost, RetentionJob],
     };
   }
 }

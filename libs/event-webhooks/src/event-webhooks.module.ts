@@ -12,6 +12,7 @@ import { DeliveryWorker } from './deliveries/delivery.worker';
 import { DispatchLanes } from './deliveries/lanes';
 import { WebhookCache } from './deliveries/webhook-cache';
 import { EventWebhooksSettings } from './event-webhooks.settings';
+import { EventRetentionService } from './intake/event-retention.service';
 import { EventIntakeService } from './intake/event-intake.service';
 import { WebhookRepository } from './webhooks/webhook.repository';
 import { WebhooksService } from './webhooks/webhooks.service';
@@ -58,8 +59,9 @@ import { WebhooksService } from './webhooks/webhooks.service';
     WebhooksService,
     EventFeedService,
     DeliveryWorker,
+    EventRetentionService,
   ],
-  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, DeliveryWorker],
+  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, DeliveryWorker, EventRetentionService],
 })
 export class EventWebhooksModule {}
 

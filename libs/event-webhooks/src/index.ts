@@ -16,6 +16,7 @@ export * from './deliveries/delivery-sweeper';
 export * from './intake/envelope';
 export * from './intake/event.repository';
 export * from './intake/event-intake.service';
+export * from './intake/event-retention.service';
 export * from './intake/new-event';
 export * from './event-feed/event-feed.repository';
 export * from './event-feed/event-feed.service';

@@ -11,6 +11,7 @@ export * from './event-publisher';
 export * from './secret-box';
 export * from './stored-secrets';
 export * from './job-lease';
+export * from './leased-purge';
 export * from './batcher';
 export * from './group-commit';
 export * from './call-outcome';

@@ -7,5 +7,4 @@ export * from './send-status.input';
 export * from './send-status.options';
 export * from './send-status.service';
 export * from './send-status-retention.service';
-export * from './send-status-retention.job';
 export * from './send-status.module';

@@ -1,7 +1,6 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import type { AppConfig } from '../../../config/load-config';
 import { APP_CONFIG } from '../../../config/config.token';
-import { SendStatusRetentionJob } from './send-status-retention.job';
 import { SendStatusRetentionService } from './send-status-retention.service';
 import { SendStatusOptions } from './send-status.options';
 import { SendStatusService } from './send-status.service';
@@ -35,10 +34,3 @@ export class SendStatusModule {
     };
   }
 }
-
-/** The schedule of the purge: imported by the dispatcher only. */
-@Module({
-  imports: [SendStatusRetentionModule],
-  providers: [SendStatusRetentionJob],
-})
-export class SendStatusRetentionJobModule {}

@@ -55,3 +55,10 @@ export class ApiKeyView {
 export class ApiKeyListView {
   @ApiProperty({ type: [ApiKeyView] }) apiKeys!: ApiKeyView[];
 }
+
+/** What POST /admin/maintenance/purge (and `npm run cli -- purge`) removed. */
+export class PurgeView {
+  @ApiProperty({ type: 'integer', example: 1200, description: 'Send records (with their history) deleted' }) sendStatus!: number;
+  @ApiProperty({ type: 'integer', example: 53000, description: 'Events deleted, with their deliveries and attempts' }) events!: number;
+  @ApiProperty({ type: 'integer', example: 310, description: 'Automation runs deleted' }) runs!: number;
+}

@@ -126,6 +126,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/maintenance/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run every retention purge now
+         * @description Deletes the sends created more than SEND_STATUS_RETENTION_DAYS ago (with their history), the events created more than EVENT_RETENTION_DAYS ago (with their deliveries and attempts) and the automation runs started more than EVENT_RETENTION_DAYS ago, 1000 per transaction. The dispatchers also run these purges at start and daily; when another process is running one, this call waits for it (up to 60 s each) and then runs.
+         */
+        post: operations["admin_purge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/Webhook": {
         parameters: {
             query?: never;
@@ -927,6 +947,23 @@ export interface components {
             id: string;
             /** @description The API key. Shown once: store it now. */
             apiKey: string;
+        };
+        PurgeView: {
+            /**
+             * @description Send records (with their history) deleted
+             * @example 1200
+             */
+            sendStatus: number;
+            /**
+             * @description Events deleted, with their deliveries and attempts
+             * @example 53000
+             */
+            events: number;
+            /**
+             * @description Automation runs deleted
+             * @example 310
+             */
+            runs: number;
         };
         CreateWebhookDto: {
             /**
@@ -2368,6 +2405,53 @@ export interface operations {
                 };
             };
             /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_purge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurgeView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: another purge kept its lease for more than 60 s, or storage is down */
             503: {
                 headers: {
                     [name: string]: unknown;

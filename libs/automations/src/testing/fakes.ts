@@ -71,7 +71,12 @@ export class InMemoryRunRepository extends RunRepository {
   }
   async deleteByWorkflow(accountId: number, workflowId: string) {
     for (const [id, run] of this.rows) if (run.accountId === accountId && run.workflowId === workflowId) this.rows.delete(id);
+  }  async deleteStartedBefore(cutoff: Date, limit: number) {
+    const doomed = [...this.rows.values()].filter((r) => r.startedAt < cutoff).sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()).slice(0, limit);
+    for (const run of doomed) this.rows.delete(run.id);
+    return doomed.length;
   }
+
 }
 
 /** Records what is enqueued; tests hand items to a handler themselves. */

@@ -22,4 +22,9 @@ export abstract class EventRepository {
    * another transaction). Returns the eventKey of each event this call inserted.
    */
   abstract insertNew(events: StoredEvent[]): Promise<Set<string>>;
+  /**
+   * Deletes at most `limit` events whose `created` (Unix seconds) is before `cutoffSeconds`, oldest
+   * first, with their deliveries and those deliveries' attempts; returns how many events.
+   */
+  abstract deleteCreatedBefore(cutoffSeconds: number, limit: number): Promise<number>;
 }

@@ -26,6 +26,13 @@ export class InMemoryEventRepository extends EventRepository {
     return inserted;
   }
 
+  /** Events only: the deliveries of this fake live in InMemoryDeliveryRepository (the SQL adapter deletes both). */
+  async deleteCreatedBefore(cutoffSeconds: number, limit: number) {
+    const doomed = [...this.stored.entries()].filter(([, e]) => e.created < cutoffSeconds).sort(([, a], [, b]) => a.created - b.created).slice(0, limit);
+    for (const [key] of doomed) this.stored.delete(key);
+    return doomed.length;
+  }
+
   find(accountId: number, id: string): StoredEvent | undefined {
     return this.stored.get(eventKey({ accountId, id }));
   }

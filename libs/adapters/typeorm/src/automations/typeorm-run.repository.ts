@@ -112,4 +112,11 @@ export class TypeormRunRepository extends RunRepository {
   async deleteByWorkflow(accountId: number, workflowId: string): Promise<void> {
     await this.db.exec('DELETE FROM automation_runs WHERE workflow_id = ? AND account_id = ?', [workflowId, accountId]);
   }
+
+  async deleteStartedBefore(cutoff: Date, limit: number): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(`SELECT id FROM automation_runs WHERE started_at < ? ORDER BY started_at LIMIT ${Math.max(1, Math.floor(limit))}`, [cutoff.getTime()]);
+    if (rows.length === 0) return 0;
+    const { affected } = await this.db.exec(`DELETE FROM automation_runs WHERE id IN (${rows.map(() => '?').join(', ')})`, rows.map((row) => row.id));
+    return affected;
+  }
 }

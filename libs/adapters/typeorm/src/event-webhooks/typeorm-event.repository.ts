@@ -35,4 +35,23 @@ export class TypeormEventRepository extends EventRepository {
     }
     return mine;
   }
+
+  async deleteCreatedBefore(cutoffSeconds: number, limit: number): Promise<number> {
+    const events = await this.db.query<{ id: string; account_id: number | string }>(
+      `SELECT id, account_id FROM events WHERE created < ? ORDER BY created LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [cutoffSeconds],
+    );
+    // Event ids are unique per account only: every delete names the account with the ids.
+    const byAccount = new Map<number, string[]>();
+    for (const row of events) byAccount.set(Number(row.account_id), [...(byAccount.get(Number(row.account_id)) ?? []), row.id]);
+    for (const [accountId, ids] of byAccount) {
+      const deliveries = (await this.db.query<{ id: string }>(`SELECT id FROM deliveries WHERE event_id IN (${placeholders(ids)}) AND account_id = ?`, [...ids, accountId])).map((row) => row.id);
+      if (deliveries.length > 0) {
+        await this.db.exec(`DELETE FROM delivery_attempts WHERE delivery_id IN (${placeholders(deliveries)})`, deliveries);
+        await this.db.exec(`DELETE FROM deliveries WHERE id IN (${placeholders(deliveries)})`, deliveries);
+      }
+      await this.db.exec(`DELETE FROM events WHERE id IN (${placeholders(ids)}) AND account_id = ?`, [...ids, accountId]);
+    }
+    return events.length;
+  }
 }

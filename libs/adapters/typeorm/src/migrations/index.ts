@@ -11,6 +11,7 @@ import { WorkFailures1732300000100 } from './1732300000100-work-failures';
 import { Operators1732310000000 } from './1732310000000-operators';
 import { WebhookDisabledReason1732330000000 } from './1732330000000-webhook-disabled-reason';
 import { EventFeedIndexes1732330000100 } from './1732330000100-event-feed-indexes';
+import { RetentionIndexes1732400000000 } from './1732400000000-retention-indexes';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -27,4 +28,5 @@ export const ALL_MIGRATIONS = [
   Operators1732310000000,
   WebhookDisabledReason1732330000000,
   EventFeedIndexes1732330000100,
+  RetentionIndexes1732400000000,
 ];

@@ -1,21 +1,36 @@
 import { Logger } from '@nestjs/common';
-import { SendStatusOptions } from './send-status.options';
-import { SendStatusRetentionJob } from './send-status-retention.job';
-import { SendStatusRetentionService } from './send-status-retention.service';
-import { InMemoryJobLease, InMemorySendRepository, InMemoryUnitOfWork, ManualClock } from './testing/send-status.fakes';
+import { RunRetentionService } from '../../automations/src';
+import { InMemoryRunRepository } from '../../automations/src/testing/fakes';
+import { EventRetentionService } from '../../event-webhooks/src';
+import { InMemoryEventRepository } from '../../event-webhooks/src/testing/in-memory-delivery.repository';
+import { EventRetentionPeriod } from '../../kernel/src';
+import { SendStatusOptions } from '../../send-status/src/send-status.options';
+import { SendStatusRetentionService } from '../../send-status/src/send-status-retention.service';
+import { InMemoryJobLease, InMemorySendRepository, InMemoryUnitOfWork, ManualClock } from '../../send-status/src/testing/send-status.fakes';
+import { RetentionJob } from './retention.job';
 
-describe(SendStatusRetentionJob.name, () => {
+describe(RetentionJob.name, () => {
   let sends: InMemorySendRepository;
   let lease: InMemoryJobLease;
   let clock: ManualClock;
-  let sut: SendStatusRetentionJob;
+  let sut: RetentionJob;
+  let events: InMemoryEventRepository;
+  let runs: InMemoryRunRepository;
 
   beforeEach(async () => {
     jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     clock = new ManualClock(new Date('2024-11-22T10:00:00.000Z'));
     sends = new InMemorySendRepository();
     lease = new InMemoryJobLease();
-    sut = new SendStatusRetentionJob(new SendStatusRetentionService(sends, lease, new InMemoryUnitOfWork([sends]), clock, new SendStatusOptions(365)));
+    events = new InMemoryEventRepository();
+    runs = new InMemoryRunRepository();
+    const uow = new InMemoryUnitOfWork([sends]);
+    const period = new EventRetentionPeriod(30);
+    sut = new RetentionJob(
+      new SendStatusRetentionService(sends, lease, uow, clock, new SendStatusOptions(365)),
+      new EventRetentionService(events, lease, uow, clock, period),
+      new RunRetentionService(runs, lease, uow, clock, period),
+    );
     const createdAt = new Date('2023-01-01T00:00:00Z');
     await sends.insert({ id: 'msg_old', accountId: 1, email: 'a@example.com', sendingType: 1, status: 'queued', diagCode: null, bounceType: null, scheduledAt: null, createdAt, updatedAt: createdAt });
   });
@@ -57,5 +72,16 @@ describe(SendStatusRetentionJob.name, () => {
     sut.onApplicationBootstrap();
     await sut.daily();
     expect(sends.sends.size).toBe(1);
+  });
+
+  it('purges events and runs older than EVENT_RETENTION_DAYS too, keeping younger ones', async () => {
+    const at = (days: number) => new Date(clock.nowMs() - days * 86_400_000);
+    const event = (id: string, days: number) => ({ id, accountId: 1, type: 'email.delivered', created: Math.floor(at(days).getTime() / 1000), receivedAt: at(days), bodies: {} });
+    await events.insertNew([event('evt_old', 31), event('evt_young', 29)]);
+    const run = (id: string, days: number) => ({ id, accountId: 1, workflowId: 'wf_1', workflowName: 'w', steps: [], status: 'succeeded' as const, startedAt: at(days), finishedAt: at(days), triggerBody: '{}', stepIndex: 0, seq: 1, stepStates: [] });
+    await runs.insertMany([run('run_old', 31), run('run_young', 29)]);
+    await sut.daily();
+    expect([events.find(1, 'evt_old'), events.find(1, 'evt_young')?.id]).toEqual([undefined, 'evt_young']);
+    expect([await runs.findById('run_old'), (await runs.findById('run_young'))?.id]).toEqual([null, 'run_young']);
   });
 });
