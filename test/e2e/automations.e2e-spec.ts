@@ -276,6 +276,20 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     expect(JSON.stringify(stored.trigger.body)).toBe(atLimit);
   });
 
+  it('refuses a body nesting deeper than 64 levels with 400 invalid_parameter and starts no run (413 when also too large)', async () => {
+    if (skip) return;
+    const { apiKey } = await sut.createAccount();
+    const workflow = await activeWorkflow(apiKey, [{ type: 'delay', seconds: 86_400 }]);
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    await trigger(workflow.path, nested(64)).expect(202);
+    const deep = await trigger(workflow.path, nested(65));
+    expect({ status: deep.status, body: deep.body }).toEqual({ status: 400, body: { code: 'invalid_parameter', message: expect.stringContaining('deeper than 64 levels') } });
+    const crafted = await trigger(workflow.path, nested(LIMIT / 2));
+    expect(crafted.status).toBe(400);
+    expect((await trigger(workflow.path, nested(LIMIT / 2 + 1))).status).toBe(413);
+    expect((await runsOf(apiKey, workflow.id)).map((run) => run.trigger.body)).toEqual([JSON.parse(nested(64))]);
+  });
+
   it('answers 400 for a body that is not JSON, 415 for another content type, 404 for an unknown token', async () => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Workflow, WorkflowRepository, WorkflowsService, WorkflowView, RunsService } from '../../automations/src';
-import { Batcher, Clock, DomainError, notFound } from '../../kernel/src';
+import { Batcher, Clock, DomainError, exceedsDepth, notFound, tooDeepMessage } from '../../kernel/src';
 import { IncomingTriggerSettings } from './incoming-trigger.settings';
 import { TokenBucketLimiter } from './token-bucket-limiter';
 import { generateTriggerToken, hashTriggerToken } from './trigger-token';
@@ -58,11 +58,14 @@ export class IncomingTriggerService {
     }
     const workflow = await this.lookups.submit(tokenHash);
     if (!workflow) throw notFound('no active trigger at this URL');
+    let body: unknown;
     try {
-      JSON.parse(rawBody);
+      body = JSON.parse(rawBody);
     } catch {
       throw new DomainError('invalid_json', 'the request body is not valid JSON');
     }
+    // Its steps render templates over the body: a run is never started on one too deep to walk.
+    if (exceedsDepth(body)) throw new DomainError('invalid_parameter', tooDeepMessage('the request body'));
     return { runId: await this.runs.start(workflow, rawBody) };
   }
 }

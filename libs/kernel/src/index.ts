@@ -15,3 +15,4 @@ export * from './leased-purge';
 export * from './batcher';
 export * from './group-commit';
 export * from './call-outcome';
+export * from './json-depth';

@@ -1,5 +1,6 @@
 import { DomainError } from '../../../../libs/kernel/src';
-import { ContractValidationPipe, exceedsDepth, MAX_BODY_DEPTH } from './contract-validation.pipe';
+import { exceedsDepth, MAX_JSON_DEPTH as MAX_BODY_DEPTH } from '../../../../libs/kernel/src';
+import { ContractValidationPipe } from './contract-validation.pipe';
 
 const nested = (depth: number): unknown => {
   let value: unknown = 1;

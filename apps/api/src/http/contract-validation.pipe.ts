@@ -1,11 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { DomainError } from '../../../../libs/kernel/src';
-
-/**
- * Deepest nesting of objects and arrays a JSON body may have. class-transformer, class-validator
- * and Nest's prototype-key stripping all recurse, so a 10,000-deep body would overflow the stack.
- */
-export const MAX_BODY_DEPTH = 64;
+import { DomainError, exceedsDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../../libs/kernel/src';
 
 const OPTIONAL_BODY = 'contract:optional-body';
 
@@ -35,23 +29,10 @@ export class ContractValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && !isPlainObject(value)) {
       throw new DomainError('invalid_parameter', 'the request body must be a JSON object');
     }
-    if (metadata.type === 'body' && exceedsDepth(value, MAX_BODY_DEPTH)) {
-      throw new DomainError('invalid_parameter', `the request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels`);
-    }
+    // class-transformer, class-validator and Nest's prototype-key stripping all recurse.
+    if (metadata.type === 'body' && exceedsDepth(value, MAX_JSON_DEPTH)) throw new DomainError('invalid_parameter', tooDeepMessage('the request body'));
     return super.transform(value, metadata);
   }
-}
-
-/** Measured without recursion, so that the check itself cannot overflow the stack. */
-export function exceedsDepth(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 function isPlainObject(value: unknown): boolean {

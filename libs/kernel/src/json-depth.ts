@@ -1,0 +1,22 @@
+/**
+ * Deepest nesting of objects and arrays a JSON body may have (CONTRACT §9.6: each array or object
+ * is one level). Code that walks a value recursively (class-transformer, template rendering,
+ * JSON.stringify of a stored trigger body) would overflow the stack on a 100,000-deep one.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Measured without recursion, so that the check itself cannot overflow the stack. */
+export function exceedsDepth(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export function tooDeepMessage(what: string): string {
+  return `${what} nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
+}
