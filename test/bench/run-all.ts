@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { machineLine, SCALE } from './bench-support';
@@ -62,7 +62,8 @@ async function main(run: Run): Promise<boolean> {
     'Server defaults are kept except `WEBHOOK_DISABLE_AFTER=1000000` (a failing endpoint must stay',
     'enabled for figure 4) and trigger rate limits out of reach (figure 5 measures throughput).',
   ];
-  const document = markdown(rows, ledger, header);
+  const notes = readFileSync(join(__dirname, '../../../test/bench/notes.md'), 'utf8');
+  const document = `${markdown(rows, ledger, header)}\n${notes}`;
   const out = process.env.BENCH_OUT?.trim() || join(__dirname, '../../../docs/benchmarks.md');
   writeFileSync(out, document);
   console.error(`wrote ${out}`);
