@@ -32,3 +32,28 @@ describe(PinoNestLogger.name, () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe('database errors in logs', () => {
+  it('keep their type, code and stack frames, never their SQL, parameters or quoted values', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }));
+    const error = Object.assign(new Error("Duplicate entry 'whsec_private' for key 'PRIMARY'"), {
+      name: 'QueryFailedError',
+      code: 'ER_DUP_ENTRY',
+      query: 'INSERT INTO webhooks (id, secret_sealed) VALUES (?, ?)',
+      parameters: ['wh_1', 'v1:sealed-secret'],
+      driverError: { sql: 'INSERT INTO webhooks ...', sqlMessage: "Duplicate entry 'whsec_private'" },
+    });
+    logger.error({ err: error }, 'unhandled error');
+    const [line] = lines;
+    expect(line).not.toMatch(/INSERT|whsec_private|sealed-secret|wh_1/);
+    expect(JSON.parse(line).err).toMatchObject({ type: 'Error', code: 'ER_DUP_ENTRY', message: "Duplicate entry '?' for key '?'", stack: expect.stringMatching(/^Error: Duplicate entry '\?' for key '\?'\n\s+at /) });
+  });
+
+  it('keep every field of other errors', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', new Writable({ write: (chunk, _e, done) => (lines.push(String(chunk)), done()) }));
+    logger.error({ err: Object.assign(new Error("bad 'value'"), { status: 7 }) }, 'other');
+    expect(JSON.parse(lines[0]).err).toMatchObject({ message: "bad 'value'", status: 7 });
+  });
+});

@@ -20,6 +20,29 @@ export function redactUrl(url: string): string {
   return url.replace(/^(\/hooks\/)[^/?#]+/, '$1[redacted]');
 }
 
+/** Fields of database errors (TypeORM, mysql2, better-sqlite3) that carry the statement or its values. */
+const STATEMENT_FIELDS = ['query', 'parameters', 'sql', 'sqlMessage', 'driverError'];
+
+/** Quoted literals of a database error message ("Duplicate entry 'x'") are data: replaced by '?'. */
+function withoutLiterals(text: string): string {
+  return text.replace(/'(?:[^'\\]|\\.)*'/g, "'?'").replace(/"(?:[^"\\]|\\.)*"/g, '"?"');
+}
+
+/**
+ * pino's error serializer, minus what a database error carries of the data: its SQL, its
+ * parameters (sealed secrets, user data) and quoted values in its message. Other errors keep
+ * every field.
+ */
+export function serializeError(error: unknown): unknown {
+  const plain = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (typeof error !== 'object' || error === null || !STATEMENT_FIELDS.some((field) => field in error)) return plain;
+  const message = withoutLiterals(String((error as Error).message ?? ''));
+  const frames = String(plain.stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line));
+  return { type: plain.type, code: plain.code, errno: plain.errno, message, stack: [`${String(plain.type)}: ${message}`, ...frames].join('\n') };
+}
+
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   return pino(
     {
@@ -27,6 +50,7 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: serializeError },
       formatters: { level: (label) => ({ level: label }) },
     },
     destination,

@@ -95,7 +95,7 @@ export class NatsLink {
       try {
         nc = await (this.options.connect ?? connect)({ servers, name, timeout: requestTimeoutMs, maxReconnectAttempts: -1, reconnectTimeWait: reconnectTimeWaitMs });
       } catch (error) {
-        if (!this.warned) logger.warn(`NATS at ${servers.join(',')} is not reachable yet, work waits in the outbox: ${describeError(error)}`);
+        if (!this.warned) logger.warn(`NATS at ${servers.map(withoutCredentials).join(',')} is not reachable yet, work waits in the outbox: ${describeError(error)}`);
         this.warned = true;
         await sleep(reconnectTimeWaitMs, stop);
         continue;
@@ -144,4 +144,9 @@ export class NatsLink {
       }
     }
   }
+}
+
+/** `nats://user:password@host:4222` -> `nats://[redacted]@host:4222`: a server's address is logged, never its credentials. */
+export function withoutCredentials(server: string): string {
+  return server.replace(/^([a-z]+:\/\/)?[^@/]*@/i, (_match, scheme: string | undefined) => `${scheme ?? ''}[redacted]@`);
 }
