@@ -290,6 +290,18 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     expect((await runsOf(apiKey, workflow.id)).map((run) => run.trigger.body)).toEqual([JSON.parse(nested(64))]);
   });
 
+  it('lists runs whatever their stored body: one stored before the depth limit is shown as null, never a 500', async () => {
+    if (skip) return;
+    const { apiKey } = await sut.createAccount();
+    const workflow = await activeWorkflow(apiKey, [{ type: 'delay', seconds: 86_400 }]);
+    const runId = (await trigger(workflow.path, '{"ok":true}').expect(202)).body.runId as string;
+    // As an older version stored it: 262,144 bytes of nesting, accepted before the limit existed.
+    const deep = '['.repeat(LIMIT / 2) + ']'.repeat(LIMIT / 2);
+    await sut.app.get(TypeormDatabase).exec('UPDATE automation_runs SET trigger_body = ? WHERE id = ?', [deep, runId]);
+    const runs = await runsOf(apiKey, workflow.id);
+    expect(runs.map((run) => [run.id, run.trigger.body])).toEqual([[runId, null]]);
+  });
+
   it('answers 400 for a body that is not JSON, 415 for another content type, 404 for an unknown token', async () => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();

@@ -1,4 +1,4 @@
-import { newId, TransportErrorKind } from '../../kernel/src';
+import { exceedsDepth, newId, TransportErrorKind } from '../../kernel/src';
 import { Workflow, WorkflowStep } from './workflow';
 
 /**
@@ -100,7 +100,22 @@ export function toRunView(run: Run): RunView {
     status: run.status,
     startedAt: run.startedAt.toISOString(),
     finishedAt: run.finishedAt?.toISOString() ?? null,
-    trigger: { body: JSON.parse(run.triggerBody) as unknown },
+    trigger: { body: presentableBody(run.triggerBody) },
     steps: run.steps.map((step, i) => ({ type: step.type, status: run.stepStates[i].status, attempts: run.stepStates[i].attempts })),
   };
 }
+
+/**
+ * The stored trigger body as JSON, or null for one nested deeper than MAX_JSON_DEPTH (accepted
+ * before that limit existed): answering with it would overflow the stack while serialising, and so
+ * fail the whole list.
+ */
+function presentableBody(text: string): unknown {
+  try {
+    const body: unknown = JSON.parse(text);
+    return exceedsDepth(body) ? null : body;
+  } catch {
+    return null;
+  }
+}
+

@@ -151,7 +151,7 @@ export class RunStepView {
 }
 
 export class RunTriggerView {
-  @ApiAnyJsonProperty({ description: 'The JSON body the trigger URL received.', example: { order: { id: 'o-1', total: 12.5 } } }) body!: unknown;
+  @ApiAnyJsonProperty({ description: 'The JSON body the trigger URL received (null for a body stored before the 64-level depth limit that nests deeper).', example: { order: { id: 'o-1', total: 12.5 } } }) body!: unknown;
 }
 
 export class RunView {

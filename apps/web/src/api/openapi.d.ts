@@ -1587,7 +1587,7 @@ export interface components {
         };
         RunTriggerView: {
             /**
-             * @description The JSON body the trigger URL received.
+             * @description The JSON body the trigger URL received (null for a body stored before the 64-level depth limit that nests deeper).
              * @example {
              *       "order": {
              *         "id": "o-1",
