@@ -114,10 +114,11 @@ export class AutomationStepHandler extends WorkHandler {
         workflow: { id: run.workflowId, name: run.workflowName },
         run: { id: run.id },
         account: { id: run.accountId },
-      });
+      }, RENDERED_BODY_LIMIT_BYTES);
       return Buffer.byteLength(body, 'utf8') <= RENDERED_BODY_LIMIT_BYTES ? body : null;
     } catch (error) {
-      if (error instanceof TemplateError || error instanceof SyntaxError) return null;
+      // A stored body too deep to walk (RangeError) fails the step like any body that cannot be rendered.
+      if (error instanceof TemplateError || error instanceof SyntaxError || error instanceof RangeError) return null;
       throw error;
     }
   }

@@ -181,4 +181,14 @@ describe(validateTemplate.name, () => {
     expect(validateTemplate(undefined)).toContain('must be a JSON value');
     expect(validateTemplate({ f: () => 1 } as unknown)).toContain('must be a JSON value');
   });
+
+  it('stops rendering as soon as the text passes the limit, before building the rest', () => {
+    const big = 'x'.repeat(10_000);
+    const template = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, '{{ trigger.body.big }}']));
+    let resolved = 0;
+    const counting = new Proxy({ big }, { get: (target, key) => (key === 'big' && resolved++, Reflect.get(target, key)) });
+    expect(() => renderTemplate(template, context(counting), 25_000)).toThrow(/longer than 25000 characters/);
+    expect(resolved).toBeLessThanOrEqual(3);
+    expect(renderTemplate({ a: '{{ trigger.body.big }}' }, context({ big }), 10_010)).toHaveLength(10_008);
+  });
 });

@@ -70,29 +70,55 @@ export function validateTemplate(template: unknown, where = 'body'): string | nu
   return null;
 }
 
-/** The rendered body text. Throws TemplateError for a template that validateTemplate refuses. */
-export function renderTemplate(template: unknown, context: TemplateContext): string {
-  return JSON.stringify(renderValue(template, context, 'body', 0));
+/**
+ * The rendered body text. Throws TemplateError for a template that validateTemplate refuses, and
+ * as soon as the text passes `maxLength` characters: a template repeating a 256 KB trigger body in
+ * every placeholder is stopped while it renders, not after it has built megabytes.
+ */
+export function renderTemplate(template: unknown, context: TemplateContext, maxLength = Infinity): string {
+  const budget = { left: maxLength, max: maxLength };
+  const text = JSON.stringify(renderValue(template, context, 'body', 0, budget));
+  if (text.length > maxLength) throw new TemplateError(tooLong(maxLength));
+  return text;
 }
 
-function renderValue(node: unknown, context: TemplateContext, at: string, depth: number): unknown {
+/** Characters the rendering may still produce (counted as it goes: a lower bound of the JSON text). */
+interface Budget {
+  left: number;
+  max: number;
+}
+
+const tooLong = (maxLength: number) => `the rendered body is longer than ${maxLength} characters`;
+
+function spend(budget: Budget, characters: number): void {
+  budget.left -= characters;
+  if (budget.left < 0) throw new TemplateError(tooLong(budget.max));
+}
+
+function renderValue(node: unknown, context: TemplateContext, at: string, depth: number, budget: Budget): unknown {
   if (depth > TEMPLATE_LIMITS.maxDepth) throw new TemplateError(`${at} is nested more than ${TEMPLATE_LIMITS.maxDepth} levels deep`);
-  if (typeof node === 'string') return renderString(node, context, at);
-  if (Array.isArray(node)) return node.map((item, i) => renderValue(item, context, `${at}[${i}]`, depth + 1));
+  if (typeof node === 'string') return renderString(node, context, at, budget);
+  if (Array.isArray(node)) return node.map((item, i) => renderValue(item, context, `${at}[${i}]`, depth + 1, budget));
   if (typeof node === 'object' && node !== null) {
     // fromEntries defines own properties, so a "__proto__" key stays an ordinary key.
-    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, renderValue(value, context, `${at}.${key}`, depth + 1)]));
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, renderValue(value, context, `${at}.${key}`, depth + 1, budget)]));
   }
   return node;
 }
 
-function renderString(text: string, context: TemplateContext, at: string): unknown {
+function renderString(text: string, context: TemplateContext, at: string, budget: Budget): unknown {
   const parts = compileString(text, at);
   if (parts.length === 1 && 'path' in parts[0]) {
-    return resolvePath(context, parts[0].path) ?? null;
+    const value = resolvePath(context, parts[0].path) ?? null;
+    spend(budget, asText(value).length);
+    return value;
   }
   let out = '';
-  for (const part of parts) out += 'path' in part ? asText(resolvePath(context, part.path)) : part.text;
+  for (const part of parts) {
+    const piece = 'path' in part ? asText(resolvePath(context, part.path)) : part.text;
+    spend(budget, piece.length);
+    out += piece;
+  }
   return out;
 }
 
