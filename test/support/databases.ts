@@ -29,11 +29,15 @@ export interface MysqlServer {
 }
 
 /** Creates an empty MariaDB database `<prefix>_<random>` (on the test server unless told); `drop()` deletes it. */
-export async function createMysqlDatabase(prefix: string, server: MysqlServer = TEST_MYSQL): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+export async function createMysqlDatabase(
+  prefix: string,
+  server: MysqlServer = TEST_MYSQL,
+  charset = 'utf8mb4 COLLATE utf8mb4_unicode_ci',
+): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = () => createConnection({ host: server.host, port: server.port, user: server.user });
   const connection = await admin();
-  await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET ${charset}`);
   await connection.end();
   return {
     url: `${server.url}/${name}`,

@@ -12,6 +12,7 @@ import { Operators1732310000000 } from './1732310000000-operators';
 import { WebhookDisabledReason1732330000000 } from './1732330000000-webhook-disabled-reason';
 import { EventFeedIndexes1732330000100 } from './1732330000100-event-feed-indexes';
 import { RetentionIndexes1732400000000 } from './1732400000000-retention-indexes';
+import { Utf8mb4Everywhere1732400000100 } from './1732400000100-utf8mb4-everywhere';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -29,4 +30,5 @@ export const ALL_MIGRATIONS = [
   WebhookDisabledReason1732330000000,
   EventFeedIndexes1732330000100,
   RetentionIndexes1732400000000,
+  Utf8mb4Everywhere1732400000100,
 ];
