@@ -77,18 +77,7 @@ export class TypeormSendRepository extends SendRepository {
         `SELECT id, id_sending, account_id, email, sending_type, status, diag_code, bounce_type FROM sends WHERE id IN (${marks}) ORDER BY id${mysql ? ' FOR UPDATE' : ''}`,
         chunk,
       );
-      for (const row of rows) {
-        out.push({
-          id: row.id,
-          idSending: Number(row.id_sending),
-          accountId: Number(row.account_id),
-          email: row.email,
-          sendingType: Number(row.sending_type),
-          status: row.status,
-          diagCode: row.diag_code,
-          bounceType: row.bounce_type,
-        });
-      }
+      out.push(...rows.map(toLockedSend));
     }
     return out;
   }
@@ -148,13 +137,7 @@ export class TypeormSendRepository extends SendRepository {
   }
 }
 
-function toSendWithHistory(rows: LookupRow[]): SendWithHistory | null {
-  if (rows.length === 0) return null;
-  const [row] = rows;
-  const history: HistoryEntry[] = rows
-    .filter((r) => r.h_status !== null)
-    .map((r) => ({ status: r.h_status!, at: ms(r.h_at)!, diagCode: r.h_diag_code, bounceType: r.h_bounce_type }))
-    .sort((a, b) => a.at.getTime() - b.at.getTime() || statusRank(a.status) - statusRank(b.status) || (a.diagCode ?? '').localeCompare(b.diagCode ?? ''));
+function toLockedSend(row: SendRow): LockedSend {
   return {
     id: row.id,
     idSending: Number(row.id_sending),
@@ -164,6 +147,18 @@ function toSendWithHistory(rows: LookupRow[]): SendWithHistory | null {
     status: row.status,
     diagCode: row.diag_code,
     bounceType: row.bounce_type,
+  };
+}
+
+function toSendWithHistory(rows: LookupRow[]): SendWithHistory | null {
+  if (rows.length === 0) return null;
+  const [row] = rows;
+  const history: HistoryEntry[] = rows
+    .filter((r) => r.h_status !== null)
+    .map((r) => ({ status: r.h_status!, at: ms(r.h_at)!, diagCode: r.h_diag_code, bounceType: r.h_bounce_type }))
+    .sort((a, b) => a.at.getTime() - b.at.getTime() || statusRank(a.status) - statusRank(b.status) || (a.diagCode ?? '').localeCompare(b.diagCode ?? ''));
+  return {
+    ...toLockedSend(row),
     scheduledAt: ms(row.scheduled_at),
     createdAt: ms(row.created_at)!,
     updatedAt: ms(row.updated_at)!,
