@@ -81,4 +81,16 @@ describe(IncomingTriggerService.name, () => {
     clock.advance(1000);
     await expect(sut.accept(a, '{}')).resolves.toBeDefined();
   });
+
+  it('takes no rate-limit bucket for unknown tokens, so a flood of them cannot reset the limit of a real URL', async () => {
+    const token = tokenOf((await sut.activate(ACCOUNT, workflowId)).triggerUrl);
+    for (let i = 0; i < 3; i++) await sut.accept(token, '{}');
+    await expect(sut.accept(token, '{}')).rejects.toMatchObject({ code: 'rate_limited' });
+    // More unknown tokens than the limiter keeps buckets (10,000): each is a 404 and takes none.
+    for (let i = 0; i < 10_001; i += 1000) {
+      const unknown = Array.from({ length: 1000 }, (_, k) => sut.accept(`unknown-${i + k}`, '{}').catch((error: { code: string }) => error.code));
+      expect(new Set(await Promise.all(unknown))).toEqual(new Set(['not_found']));
+    }
+    await expect(sut.accept(token, '{}')).rejects.toMatchObject({ code: 'rate_limited' });
+  });
 });

@@ -46,18 +46,20 @@ export class IncomingTriggerService {
   }
 
   /**
-   * One call of a trigger URL: rate limit per token, one lookup by the token's hash (an unknown
-   * and an inactive token take the same path to the same 404), the body checked to be JSON, then
+   * One call of a trigger URL: one lookup by the token's hash (an unknown and an inactive token take
+   * the same path to the same 404), the rate limit of that URL, the body checked to be JSON, then
    * a run recorded. `rawBody` is stored as received and parsed here only to validate it.
    */
   async accept(token: string, rawBody: string): Promise<{ runId: string }> {
     const tokenHash = hashTriggerToken(token);
+    // Looked up before a bucket is taken: unknown tokens never get one, so a flood of random tokens
+    // cannot evict a real URL's bucket from the limiter (and reset its limit).
+    const workflow = await this.lookups.submit(tokenHash);
+    if (!workflow) throw notFound('no active trigger at this URL');
     const verdict = this.limiter.take(tokenHash, this.clock.nowMs());
     if (!verdict.allowed) {
       throw new DomainError('rate_limited', 'too many calls to this trigger URL; retry later', verdict.retryAfterSeconds);
     }
-    const workflow = await this.lookups.submit(tokenHash);
-    if (!workflow) throw notFound('no active trigger at this URL');
     let body: unknown;
     try {
       body = JSON.parse(rawBody);
