@@ -507,6 +507,21 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     expect([bad.status, bad.body.code]).toEqual([400, 'invalid_parameter']);
   });
 
+  it('gives two concurrent rotations each a secret that signs (the second builds on the first)', async () => {
+    if (skip) return;
+    const account = await sut.createAccount();
+    const r = await receiver();
+    const { id } = await createWebhook(account, `${r.url}/in`);
+    const rotations = await Promise.all([1, 2].map(() => v3(account).post(`/Webhook/${id}/rotate-secret`).expect(200)));
+    await publish(account.id, 'email.delivered', delivered());
+    const [request] = await eventually(() => {
+      expect(r.requests).toHaveLength(1);
+      return r.requests;
+    }, WAIT_MS);
+    const header = request.headers['x-service-signature'] as string;
+    for (const rotation of rotations) expect(() => Stripe.webhooks.constructEvent(request.rawBody, header, rotation.body.secret)).not.toThrow();
+  });
+
   it('signs with both secrets during the rotation window, newest first', async () => {
     if (skip) return;
     const account = await sut.createAccount();

@@ -42,7 +42,9 @@ export class InMemoryWebhookRepository extends WebhookRepository {
   }
   async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date) {
     const row = this.rows.get(id);
-    if (row) Object.assign(row, { sealedSecret, sealedPreviousSecret: sealedPrevious, previousSecretExpiresAt: previousExpiresAt, updatedAt: at });
+    if (!row || row.sealedSecret !== sealedPrevious) return false;
+    Object.assign(row, { sealedSecret, sealedPreviousSecret: sealedPrevious, previousSecretExpiresAt: previousExpiresAt, updatedAt: at });
+    return true;
   }
   async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
     const counts = new Map<string, FailureCount>();

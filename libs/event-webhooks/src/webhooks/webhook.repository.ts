@@ -39,7 +39,11 @@ export abstract class WebhookRepository {
   abstract enable(id: string, at: Date): Promise<void>;
   /** enabled -> disabled, recording why; false when it was already disabled (or is gone). */
   abstract disable(id: string, at: Date, reason: DisabledReason): Promise<boolean>;
-  abstract replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<void>;
+  /**
+   * Makes `sealedSecret` current and `sealedPrevious` the previous one, only if the current secret
+   * is still `sealedPrevious` (a concurrent rotation did not get there first); false otherwise.
+   */
+  abstract replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<boolean>;
   /**
    * Applies a batch of attempts to the failure counters, one statement per webhook (`reset`: a
    * success came before the `failures`, so the counter restarts from them). Returns the counter and

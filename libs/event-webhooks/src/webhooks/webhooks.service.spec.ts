@@ -120,6 +120,15 @@ describe(WebhooksService.name, () => {
     expect(stored.previousSecretExpiresAt).toEqual(new Date(h.clock.nowMs() + h.settings.rotationGraceMs));
   });
 
+  it('two rotations at once both return a secret that signs: the second builds on the first', async () => {
+    const { webhook, secret } = await create();
+    const [first, second] = await Promise.all([sut.rotateSecret(acme, webhook.id), sut.rotateSecret(acme, webhook.id)]);
+    const stored = h.webhooks.rows.get(webhook.id)!;
+    const kept = [h.secretBox.open(stored.sealedSecret), h.secretBox.open(stored.sealedPreviousSecret!)];
+    expect(kept.sort()).toEqual([first.secret, second.secret].sort());
+    expect(kept).not.toContain(secret);
+  });
+
   it('sends a sample event to this webhook only, whatever it subscribes to', async () => {
     const { webhook } = await create({ events: ['sms.sent'] });
     await create({ events: ['email.delivered'] });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { generateSecret } from '../../../signing/src';
-import { Clock, looksLikeId, newId, SecretBox, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { Clock, DomainError, looksLikeId, newId, SecretBox, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { DeliveryView, deliveryViewOf, isDeliveryStatus, DELIVERY_STATUSES } from '../deliveries/delivery';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
@@ -36,6 +36,9 @@ export const MAX_DELIVERY_PAGE_SIZE = 100;
 const RECOVER_BATCH = 500;
 
 /** The webhook resource of both API families: one service, the families differ only in presentation. */
+/** A rotation that keeps losing the race to concurrent ones gives up after this many tries. */
+const MAX_ROTATION_TRIES = 5;
+
 @Injectable()
 export class WebhooksService {
   constructor(
@@ -124,11 +127,15 @@ export class WebhooksService {
 
   /** A new secret; the current one keeps signing beside it for the rotation grace period. */
   async rotateSecret(accountId: number, id: string): Promise<{ secret: string }> {
-    const current = await this.find(accountId, id);
-    const now = this.clock.now();
-    const secret = generateSecret();
-    await this.webhooks.replaceSecret(id, this.secretBox.seal(secret), current.sealedSecret, new Date(now.getTime() + this.settings.rotationGraceMs), now);
-    return { secret };
+    // Two rotations at once: the second builds on the first (whose secret stays valid as the
+    // previous one) instead of overwriting it, so every secret returned signs.
+    for (let tries = 0; tries < MAX_ROTATION_TRIES; tries++) {
+      const current = await this.find(accountId, id);
+      const now = this.clock.now();
+      const secret = generateSecret();
+      if (await this.webhooks.replaceSecret(id, this.secretBox.seal(secret), current.sealedSecret, new Date(now.getTime() + this.settings.rotationGraceMs), now)) return { secret };
+    }
+    throw new DomainError('unavailable', 'the secret is being rotated by other calls; try again');
   }
 
   async sendTest(accountId: number, id: string, type: unknown = DEFAULT_TEST_EVENT_TYPE): Promise<{ eventId: string }> {

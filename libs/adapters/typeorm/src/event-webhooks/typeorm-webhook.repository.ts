@@ -129,14 +129,12 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return affected === 1;
   }
 
-  async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<void> {
-    await this.db.exec('UPDATE webhooks SET secret_sealed = ?, previous_secret_sealed = ?, previous_secret_expires_at = ?, updated_at = ? WHERE id = ?', [
-      sealedSecret,
-      sealedPrevious,
-      previousExpiresAt.getTime(),
-      at.getTime(),
-      id,
-    ]);
+  async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<boolean> {
+    const { affected } = await this.db.exec(
+      'UPDATE webhooks SET secret_sealed = ?, previous_secret_sealed = ?, previous_secret_expires_at = ?, updated_at = ? WHERE id = ? AND secret_sealed = ?',
+      [sealedSecret, sealedPrevious, previousExpiresAt.getTime(), at.getTime(), id, sealedPrevious],
+    );
+    return affected === 1;
   }
 
   /** One atomic increment, then a read of the row this transaction now holds. */
