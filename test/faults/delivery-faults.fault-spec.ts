@@ -189,7 +189,8 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
   it('e) marks a poison item failed after WORK_MAX_HANDLER_FAILURES while healthy deliveries flow', async () => {
     const run = new CaseRun('e: poison item beside healthy traffic', stack);
     // A webhook whose stored secret was sealed with a key this installation does not have: every
-    // attempt of its deliveries throws before any call (what a lost SECRETS_KEY does).
+    // attempt of its deliveries throws before any call (what a lost SECRETS_KEY does to a running
+    // server; a restarted one refuses to start, so the webhook is removed once the case is over).
     const poisonId = await stack.createWebhook('/poison', [OTHER_EVENT_TYPE]);
     const foreignKey = new SecretBox(randomBytes(32)).seal(`whsec_${randomBytes(24).toString('base64')}`);
     await stack.sql('UPDATE webhooks SET secret_sealed = ? WHERE id = ?', [foreignKey, poisonId]);
@@ -210,6 +211,7 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
     expect(poisonRun.accepted.size).toBeGreaterThan(0);
     expect(stack.receiver.arrivals.filter((a) => poisonRun.accepted.has(a.eventId))).toEqual([]);
     expect(poisonStatuses).toEqual({ failed: poisonRun.accepted.size });
+    await stack.sql('DELETE FROM webhooks WHERE id = ?', [poisonId]);
   }, 300_000);
 
   it('f) re-queues everything when the JetStream stream is deleted under load', async () => {
