@@ -85,7 +85,7 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     const { signingKey, ...shown } = created.body;
     const path = `/v3/automations/webhook-targets/${created.body.id}`;
     expect((await api(apiKey).get(path)).body).toEqual(shown);
-    expect((await api(apiKey).get('/v3/automations/webhook-targets')).body).toEqual({ targets: [shown] });
+    expect((await api(apiKey).get('/v3/automations/webhook-targets')).body).toEqual({ targets: [shown], nextCursor: null });
 
     const changed = await api(apiKey).put(path, { name: 'CRM v2', url, signingKey: null });
     expect(changed.status).toBe(200);
@@ -99,6 +99,39 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     await api(apiKey).get(path).expect(404);
     expect(sut.logs.join('')).not.toContain(signingKey);
     expect(sut.logs.join('')).not.toContain(regenerated.body.signingKey);
+  });
+
+  it('keeps at most 100 targets and 100 workflows per account, listed in pages by ?limit= and ?cursor=', async () => {
+    if (skip) return;
+    const { apiKey } = await sut.createAccount();
+    const kinds = [
+      { path: '/v3/automations/webhook-targets', key: 'targets', body: (i: number) => ({ name: `T${i}`, url: `${receiver.url}/t/${i}` }) },
+      { path: '/v3/automations/workflows', key: 'workflows', body: (i: number) => ({ name: `W${i}`, trigger: { type: 'incoming_webhook' }, steps: [{ type: 'delay', seconds: 60 }] }) },
+    ];
+    for (const kind of kinds) {
+      const ids: string[] = [];
+      for (let i = 0; i < 100; i += 25) {
+        const created = await Promise.all(Array.from({ length: 25 }, (_, k) => api(apiKey).post(kind.path, kind.body(i + k))));
+        expect(created.map((r) => r.status)).toEqual(created.map(() => 201));
+        ids.push(...created.map((r) => r.body.id as string));
+      }
+      const refused = await api(apiKey).post(kind.path, kind.body(101));
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 'limit_exceeded' });
+
+      const whole = await api(apiKey).get(kind.path).expect(200);
+      expect([whole.body[kind.key].length, whole.body.nextCursor]).toEqual([100, null]);
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { body: Record<string, unknown> } = await api(apiKey).get(`${kind.path}?limit=40${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+        paged.push(...(page.body[kind.key] as Array<{ id: string }>).map((item) => item.id));
+        cursor = page.body.nextCursor as string | null;
+      } while (cursor);
+      expect(paged).toEqual([...ids].sort());
+      await api(apiKey).get(`${kind.path}?limit=0`).expect(400);
+      await api(apiKey).get(`${kind.path}?limit=101`).expect(400);
+      await api(apiKey).get(`${kind.path}?cursor=nope`).expect(400);
+    }
   });
 
   it('refuses invalid targets with 400 invalid_parameter', async () => {
@@ -432,8 +465,8 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     }
     const borrowing = await api(other.apiKey).post('/v3/automations/workflows', { ...body, steps: [{ type: 'send_webhook', targetId: target.id, body: {} }] });
     expect(borrowing.status).toBe(400);
-    expect((await api(other.apiKey).get('/v3/automations/webhook-targets')).body).toEqual({ targets: [] });
-    expect((await api(other.apiKey).get('/v3/automations/workflows')).body).toEqual({ workflows: [] });
+    expect((await api(other.apiKey).get('/v3/automations/webhook-targets')).body).toEqual({ targets: [], nextCursor: null });
+    expect((await api(other.apiKey).get('/v3/automations/workflows')).body).toEqual({ workflows: [], nextCursor: null });
     await trigger(workflow.path, '{}').expect(202);
     expect((await api(owner.apiKey).get(workflowPath)).body.state).toBe('active');
   });

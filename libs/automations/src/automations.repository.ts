@@ -6,8 +6,9 @@ export abstract class WorkflowRepository {
   /** Writes every mutable field (name, state, trigger, steps, token hash, updatedAt). */
   abstract update(workflow: Workflow): Promise<void>;
   abstract findById(accountId: number, id: string): Promise<Workflow | null>;
-  /** The account's workflows, oldest first. */
-  abstract listByAccount(accountId: number): Promise<Workflow[]>;
+  /** The account's workflows by id (oldest first), after `afterId` when given, at most `limit`. */
+  abstract listByAccount(accountId: number, afterId: string | null, limit: number): Promise<Workflow[]>;
+  abstract countByAccount(accountId: number): Promise<number>;
   /** False when the account has no such workflow. */
   abstract delete(accountId: number, id: string): Promise<boolean>;
   /**

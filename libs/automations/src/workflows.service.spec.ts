@@ -53,8 +53,8 @@ describe(WorkflowsService.name, () => {
       createdAt: '2025-11-22T02:00:00.000Z',
       updatedAt: '2025-11-22T02:00:00.000Z',
     });
-    expect(await sut.list(ACCOUNT)).toEqual([created]);
-    expect(await sut.list(OTHER)).toEqual([]);
+    expect(await sut.list(ACCOUNT)).toEqual({ items: [created], nextCursor: null });
+    expect(await sut.list(OTHER)).toEqual({ items: [], nextCursor: null });
   });
 
   const invalid: Array<[string, (body: ReturnType<typeof valid>) => unknown, string]> = [

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, invalidParameter, looksLikeId, newId, notFound, UnitOfWork } from '../../kernel/src';
+import { Clock, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, UnitOfWork } from '../../kernel/src';
 import { WebhookTargetRepository } from '../../webhook-targets/src';
 import { RunRepository, WorkflowRepository } from './automations.repository';
 import { toRunView, RunView } from './run';
@@ -15,6 +15,9 @@ export const RUNS_PAGE = { default: 20, max: 100 } as const;
  * Workflows of an account: CRUD, the state machine (draft -> active <-> inactive) and their runs.
  * The trigger URL itself is issued by libs/incoming-trigger, which hands the token's hash here.
  */
+/** CONTRACT §9.6: the 101st workflow of an account is refused. */
+export const MAX_WORKFLOWS_PER_ACCOUNT = 100;
+
 @Injectable()
 export class WorkflowsService {
   constructor(
@@ -30,12 +33,16 @@ export class WorkflowsService {
     await this.checkTargets(accountId, definition.steps);
     const now = this.clock.now();
     const workflow: Workflow = { id: newId('wf', now.getTime()), accountId, ...definition, state: 'draft', triggerTokenHash: null, createdAt: now, updatedAt: now };
-    await this.workflows.insert(workflow);
+    await this.uow.run(async () => {
+      if ((await this.workflows.countByAccount(accountId)) >= MAX_WORKFLOWS_PER_ACCOUNT) throw limitExceeded(`an account has at most ${MAX_WORKFLOWS_PER_ACCOUNT} workflows`);
+      await this.workflows.insert(workflow);
+    });
     return toWorkflowView(workflow);
   }
 
-  async list(accountId: number): Promise<WorkflowView[]> {
-    return (await this.workflows.listByAccount(accountId)).map(toWorkflowView);
+  async list(accountId: number, query: IdPageQuery = {}): Promise<IdPage<WorkflowView>> {
+    const page = await readIdPage('wf', query, (afterId, limit) => this.workflows.listByAccount(accountId, afterId, limit));
+    return { items: page.items.map(toWorkflowView), nextCursor: page.nextCursor };
   }
 
   async get(accountId: number, id: string): Promise<WorkflowView> {

@@ -16,3 +16,4 @@ export * from './batcher';
 export * from './group-commit';
 export * from './call-outcome';
 export * from './json-depth';
+export * from './id-page';

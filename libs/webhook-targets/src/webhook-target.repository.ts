@@ -6,7 +6,9 @@ export abstract class WebhookTargetRepository {
   abstract update(target: WebhookTarget): Promise<void>;
   abstract findById(accountId: number, id: string): Promise<WebhookTarget | null>;
   /** The account's targets, oldest first. */
-  abstract listByAccount(accountId: number): Promise<WebhookTarget[]>;
+  /** The account's targets by id (oldest first), after `afterId` when given, at most `limit`. */
+  abstract listByAccount(accountId: number, afterId: string | null, limit: number): Promise<WebhookTarget[]>;
+  abstract countByAccount(accountId: number): Promise<number>;
   /** False when the account has no such target. */
   abstract delete(accountId: number, id: string): Promise<boolean>;
 }

@@ -32,7 +32,7 @@ describe(WebhookTargetsService.name, () => {
       createdAt: '2025-11-22T02:00:00.000Z',
       updatedAt: '2025-11-22T02:00:00.000Z',
     });
-    expect(await sut.list(ACCOUNT)).toEqual([target]);
+    expect(await sut.list(ACCOUNT)).toEqual({ items: [target], nextCursor: null });
     expect(await sut.get(ACCOUNT, target.id)).toEqual(target);
   });
 
@@ -96,7 +96,7 @@ describe(WebhookTargetsService.name, () => {
     await expect(sut.update(OTHER, created.id, { name: 'x', url: 'https://example.com/' })).rejects.toMatchObject({ code: 'not_found' });
     await expect(sut.delete(OTHER, created.id)).rejects.toMatchObject({ code: 'not_found' });
     await expect(sut.get(ACCOUNT, 'tgt_nope')).rejects.toMatchObject({ code: 'not_found' });
-    expect(await sut.list(OTHER)).toEqual([]);
+    expect(await sut.list(OTHER)).toEqual({ items: [], nextCursor: null });
     expect(repository.rows.get(created.id)!.name).toBe('CRM');
   });
 

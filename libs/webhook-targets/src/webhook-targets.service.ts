@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { checkTargetUrl, Clock, invalidParameter, looksLikeId, newId, notFound, SecretBox, UnitOfWork } from '../../kernel/src';
+import { checkTargetUrl, Clock, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, SecretBox, UnitOfWork } from '../../kernel/src';
 import { checkSigningKey, generateSigningKey } from './signing-key';
 import { validateTargetHeaders } from './target-headers';
 import { toTargetView, WebhookTarget, WebhookTargetInput, WebhookTargetView } from './webhook-target';
@@ -17,6 +17,9 @@ const NAME_MAX = 200;
  * replaces it with a new generated key returned once. A target still called by a workflow cannot
  * be deleted (400 invalid_parameter naming the workflows).
  */
+/** CONTRACT §9.6: the 101st target of an account is refused. */
+export const MAX_TARGETS_PER_ACCOUNT = 100;
+
 @Injectable()
 export class WebhookTargetsService {
   constructor(
@@ -33,12 +36,16 @@ export class WebhookTargetsService {
     const { sealed, generated } = this.keyFor(input, null);
     const now = this.clock.now();
     const target: WebhookTarget = { id: newId('tgt', now.getTime()), accountId, ...fields, headers: fields.headers ?? {}, signingKeySealed: sealed, createdAt: now, updatedAt: now };
-    await this.targets.insert(target);
+    await this.uow.run(async () => {
+      if ((await this.targets.countByAccount(accountId)) >= MAX_TARGETS_PER_ACCOUNT) throw limitExceeded(`an account has at most ${MAX_TARGETS_PER_ACCOUNT} webhook targets`);
+      await this.targets.insert(target);
+    });
     return toTargetView(target, generated);
   }
 
-  async list(accountId: number): Promise<WebhookTargetView[]> {
-    return (await this.targets.listByAccount(accountId)).map((t) => toTargetView(t));
+  async list(accountId: number, query: IdPageQuery = {}): Promise<IdPage<WebhookTargetView>> {
+    const page = await readIdPage('tgt', query, (afterId, limit) => this.targets.listByAccount(accountId, afterId, limit));
+    return { items: page.items.map((t) => toTargetView(t)), nextCursor: page.nextCursor };
   }
 
   async get(accountId: number, id: string): Promise<WebhookTargetView> {

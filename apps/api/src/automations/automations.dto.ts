@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ApiAnyJsonProperty } from '../openapi/any-json';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 const TARGET_ID = 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z';
 const WORKFLOW_ID = 'wf_01jd2x7q9m3k8p4r6t1v5w0y2z';
@@ -58,8 +58,22 @@ export class WebhookTargetView {
   @ApiPropertyOptional({ example: 'tsk_0dKb3...', description: 'Only in the response that generated it. Store it now.' }) signingKey?: string;
 }
 
+/** `?limit=&cursor=` of the target and workflow lists (oldest first; at most 100 of each per account fit one page). */
+export class ListPageQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 100 })
+  @IsOptional()
+  @Matches(/^\d{1,6}$/, { message: 'limit must be an integer from 1 to 100' })
+  limit?: string;
+
+  @ApiPropertyOptional({ description: 'nextCursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
+}
+
 export class WebhookTargetListView {
   @ApiProperty({ type: [WebhookTargetView] }) targets!: WebhookTargetView[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page; null on the last one' }) nextCursor!: string | null;
 }
 
 // ---------------------------------------------------------------- workflows
@@ -117,6 +131,7 @@ export class ActivatedWorkflowView extends WorkflowView {
 
 export class WorkflowListView {
   @ApiProperty({ type: [WorkflowView] }) workflows!: WorkflowView[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next page; null on the last one' }) nextCursor!: string | null;
 }
 
 // ---------------------------------------------------------------- runs

@@ -1,11 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
 import { WebhookTargetsService } from '../../../../libs/webhook-targets/src';
 import { CurrentAccount } from '../http/guards';
 import { ApiKeyAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
-import { WebhookTargetBody, WebhookTargetListView, WebhookTargetView } from './automations.dto';
+import { ListPageQuery, WebhookTargetBody, WebhookTargetListView, WebhookTargetView } from './automations.dto';
 
 @ApiTags('automations')
 @ApiKeyAuth()
@@ -24,8 +24,10 @@ export class WebhookTargetsController {
   @Get()
   @ApiOperation({ operationId: 'v3_listWebhookTargets', summary: "List the account's webhook targets" })
   @ApiOkResponse({ type: WebhookTargetListView })
-  async list(@CurrentAccount() account: Account): Promise<WebhookTargetListView> {
-    return { targets: await this.targets.list(account.id) };
+  @ApiErrors(['invalid_parameter', 'a limit outside 1 to 100 or a cursor not from this list'])
+  async list(@CurrentAccount() account: Account, @Query() query: ListPageQuery): Promise<WebhookTargetListView> {
+    const page = await this.targets.list(account.id, { limit: query.limit === undefined ? undefined : Number(query.limit), cursor: query.cursor });
+    return { targets: page.items, nextCursor: page.nextCursor };
   }
 
   @Get(':id')

@@ -6,7 +6,7 @@ import { IncomingTriggerService } from '../../../../libs/incoming-trigger/src';
 import { CurrentAccount } from '../http/guards';
 import { ApiKeyAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
-import { ActivatedWorkflowView, RunListView, RunsQuery, WorkflowBodyDoc, WorkflowListView, WorkflowView } from './automations.dto';
+import { ActivatedWorkflowView, ListPageQuery, RunListView, RunsQuery, WorkflowBodyDoc, WorkflowListView, WorkflowView } from './automations.dto';
 
 /**
  * The workflow body is typed `WorkflowInput` (unknown) so that the validation pipe leaves it as
@@ -34,8 +34,10 @@ export class WorkflowsController {
   @Get()
   @ApiOperation({ operationId: 'v3_listWorkflows', summary: "List the account's workflows" })
   @ApiOkResponse({ type: WorkflowListView })
-  async list(@CurrentAccount() account: Account): Promise<WorkflowListView> {
-    return { workflows: await this.workflows.list(account.id) };
+  @ApiErrors(['invalid_parameter', 'a limit outside 1 to 100 or a cursor not from this list'])
+  async list(@CurrentAccount() account: Account, @Query() query: ListPageQuery): Promise<WorkflowListView> {
+    const page = await this.workflows.list(account.id, { limit: query.limit === undefined ? undefined : Number(query.limit), cursor: query.cursor });
+    return { workflows: page.items, nextCursor: page.nextCursor };
   }
 
   @Get(':id')

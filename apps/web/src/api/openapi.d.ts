@@ -1514,6 +1514,8 @@ export interface components {
         };
         WebhookTargetListView: {
             targets: components["schemas"]["WebhookTargetView"][];
+            /** @description Pass as ?cursor= for the next page; null on the last one */
+            nextCursor: string | null;
         };
         SendWebhookStepDoc: {
             /** @enum {string} */
@@ -1565,6 +1567,8 @@ export interface components {
         };
         WorkflowListView: {
             workflows: components["schemas"]["WorkflowView"][];
+            /** @description Pass as ?cursor= for the next page; null on the last one */
+            nextCursor: string | null;
         };
         ActivatedWorkflowView: {
             /** @example wf_01jd2x7q9m3k8p4r6t1v5w0y2z */
@@ -4648,7 +4652,11 @@ export interface operations {
     };
     v3_listWebhookTargets: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4662,6 +4670,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookTargetListView"];
+                };
+            };
+            /** @description `invalid_parameter`: a limit outside 1 to 100 or a cursor not from this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */
@@ -4995,7 +5012,11 @@ export interface operations {
     };
     v3_listWorkflows: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5009,6 +5030,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkflowListView"];
+                };
+            };
+            /** @description `invalid_parameter`: a limit outside 1 to 100 or a cursor not from this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */

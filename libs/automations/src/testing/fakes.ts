@@ -17,8 +17,15 @@ export class InMemoryWorkflowRepository extends WorkflowRepository {
     const row = this.rows.get(id);
     return row && row.accountId === accountId ? copy(row) : null;
   }
-  async listByAccount(accountId: number) {
-    return [...this.rows.values()].filter((w) => w.accountId === accountId).map(copy);
+  async listByAccount(accountId: number, afterId: string | null, limit: number) {
+    return [...this.rows.values()]
+      .filter((w) => w.accountId === accountId && (afterId === null || w.id > afterId))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(copy);
+  }
+  async countByAccount(accountId: number) {
+    return [...this.rows.values()].filter((w) => w.accountId === accountId).length;
   }
   async delete(accountId: number, id: string) {
     if (this.rows.get(id)?.accountId !== accountId) return false;

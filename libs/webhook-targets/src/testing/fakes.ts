@@ -20,8 +20,15 @@ export class InMemoryTargetRepository extends WebhookTargetRepository {
     const row = this.rows.get(id);
     return row && row.accountId === accountId ? copy(row) : null;
   }
-  async listByAccount(accountId: number) {
-    return [...this.rows.values()].filter((t) => t.accountId === accountId).map(copy);
+  async listByAccount(accountId: number, afterId: string | null, limit: number) {
+    return [...this.rows.values()]
+      .filter((t) => t.accountId === accountId && (afterId === null || t.id > afterId))
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map(copy);
+  }
+  async countByAccount(accountId: number) {
+    return [...this.rows.values()].filter((t) => t.accountId === accountId).length;
   }
   async delete(accountId: number, id: string) {
     if (this.rows.get(id)?.accountId !== accountId) return false;

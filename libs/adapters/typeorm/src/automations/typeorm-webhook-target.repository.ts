@@ -61,8 +61,14 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
     return row ? toTarget(row) : null;
   }
 
-  async listByAccount(accountId: number): Promise<WebhookTarget[]> {
-    return (await this.db.query<TargetRow>(`SELECT ${COLUMNS} FROM webhook_targets WHERE account_id = ? ORDER BY id`, [accountId])).map(toTarget);
+  async listByAccount(accountId: number, afterId: string | null, limit: number): Promise<WebhookTarget[]> {
+    const after = afterId === null ? '' : ' AND id > ?';
+    const rows = await this.db.query<TargetRow>(`SELECT ${COLUMNS} FROM webhook_targets WHERE account_id = ?${after} ORDER BY id LIMIT ${Math.floor(limit)}`, afterId === null ? [accountId] : [accountId, afterId]);
+    return rows.map(toTarget);
+  }
+
+  async countByAccount(accountId: number): Promise<number> {
+    return Number((await this.db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM webhook_targets WHERE account_id = ?', [accountId]))[0].n);
   }
 
   async delete(accountId: number, id: string): Promise<boolean> {

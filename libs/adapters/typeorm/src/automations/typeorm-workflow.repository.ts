@@ -76,8 +76,14 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
     return row ? toWorkflow(row) : null;
   }
 
-  async listByAccount(accountId: number): Promise<Workflow[]> {
-    return (await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE account_id = ? ORDER BY id`, [accountId])).map(toWorkflow);
+  async listByAccount(accountId: number, afterId: string | null, limit: number): Promise<Workflow[]> {
+    const after = afterId === null ? '' : ' AND id > ?';
+    const rows = await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE account_id = ?${after} ORDER BY id LIMIT ${Math.floor(limit)}`, afterId === null ? [accountId] : [accountId, afterId]);
+    return rows.map(toWorkflow);
+  }
+
+  async countByAccount(accountId: number): Promise<number> {
+    return Number((await this.db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM workflows WHERE account_id = ?', [accountId]))[0].n);
   }
 
   async delete(accountId: number, id: string): Promise<boolean> {
