@@ -66,10 +66,7 @@ export interface AppConfig {
   secrets: {
     /** SECRET_ROTATION_GRACE: how long a rotated-out secret keeps signing (default 24h). */
     rotationGraceMs: number;
-    /**
-     * SECRETS_KEY: one or more 32-byte keys (hex or base64), comma-separated, newest first: new
-     * secrets are sealed with the first, stored ones open with any; unset, the server warns.
-     */
+    /** SECRETS_KEY: one or more 32-byte keys (hex or base64), comma-separated, newest first (new secrets take the first, stored ones open with any); unset, the server warns. */
     keys: Buffer[];
   };
   triggers: {

@@ -53,7 +53,9 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
       serializers: { err: serializeError },
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination,
+    // Synchronous by default: a process stopped by SIGTERM re-raises the signal once its shutdown
+    // hooks ran, and an asynchronous stream would lose the last lines (the "stopped" line among them).
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
 
