@@ -30,6 +30,6 @@ export abstract class RunRepository {
   /** Newest first. */
   abstract listByWorkflow(accountId: number, workflowId: string, limit: number): Promise<Run[]>;
   abstract deleteByWorkflow(accountId: number, workflowId: string): Promise<void>;
-  /** Deletes at most `limit` runs started before `cutoff`, oldest first; returns how many. */
+  /** Deletes at most `limit` finished runs (not `running`) started before `cutoff`, oldest first; returns how many. */
   abstract deleteStartedBefore(cutoff: Date, limit: number): Promise<number>;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, EventRetentionPeriod, JobLease, LeasedPurge, UnitOfWork } from '../../kernel/src';
 import { RunRepository } from './automations.repository';
 
-/** Run retention (CONTRACT §9.6): runs started more than EVENT_RETENTION_DAYS ago are deleted, 1000 per transaction. */
+/** Run retention (CONTRACT §9.6): runs started more than EVENT_RETENTION_DAYS ago are deleted once finished, 1000 per transaction. */
 @Injectable()
 export class RunRetentionService {
   static readonly LEASE = 'run-retention';

@@ -79,9 +79,11 @@ describe(RetentionJob.name, () => {
     const event = (id: string, days: number) => ({ id, accountId: 1, type: 'email.delivered', created: Math.floor(at(days).getTime() / 1000), receivedAt: at(days), bodies: {} });
     await events.insertNew([event('evt_old', 31), event('evt_young', 29)]);
     const run = (id: string, days: number) => ({ id, accountId: 1, workflowId: 'wf_1', workflowName: 'w', steps: [], status: 'succeeded' as const, startedAt: at(days), finishedAt: at(days), triggerBody: '{}', stepIndex: 0, seq: 1, stepStates: [] });
-    await runs.insertMany([run('run_old', 31), run('run_young', 29)]);
+    await runs.insertMany([run('run_old', 31), run('run_young', 29), { ...run('run_old_waiting', 40), status: 'running' as const, finishedAt: null }]);
     await sut.daily();
     expect([events.find(1, 'evt_old'), events.find(1, 'evt_young')?.id]).toEqual([undefined, 'evt_young']);
     expect([await runs.findById('run_old'), (await runs.findById('run_young'))?.id]).toEqual([null, 'run_young']);
+    // A run still running (a long delay) is kept until it ends.
+    expect((await runs.findById('run_old_waiting'))?.id).toBe('run_old_waiting');
   });
 });

@@ -78,8 +78,10 @@ export class InMemoryRunRepository extends RunRepository {
   }
   async deleteByWorkflow(accountId: number, workflowId: string) {
     for (const [id, run] of this.rows) if (run.accountId === accountId && run.workflowId === workflowId) this.rows.delete(id);
-  }  async deleteStartedBefore(cutoff: Date, limit: number) {
-    const doomed = [...this.rows.values()].filter((r) => r.startedAt < cutoff).sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()).slice(0, limit);
+  }
+
+  async deleteStartedBefore(cutoff: Date, limit: number) {
+    const doomed = [...this.rows.values()].filter((r) => r.startedAt < cutoff && r.status !== 'running').sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime()).slice(0, limit);
     for (const run of doomed) this.rows.delete(run.id);
     return doomed.length;
   }

@@ -4,7 +4,8 @@ import { EventRepository } from './event.repository';
 
 /**
  * Event retention (CONTRACT §9.6): events whose `created` is more than EVENT_RETENTION_DAYS ago are
- * deleted with their deliveries and attempts, 1000 events per transaction, one process at a time.
+ * deleted with their deliveries and attempts, 1000 events per transaction, one process at a time;
+ * an event with a delivery still waiting is kept until it settles (EventRepository.deleteCreatedBefore).
  */
 @Injectable()
 export class EventRetentionService {

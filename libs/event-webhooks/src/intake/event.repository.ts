@@ -24,7 +24,9 @@ export abstract class EventRepository {
   abstract insertNew(events: StoredEvent[]): Promise<Set<string>>;
   /**
    * Deletes at most `limit` events whose `created` (Unix seconds) is before `cutoffSeconds`, oldest
-   * first, with their deliveries and those deliveries' attempts; returns how many events.
+   * first, with their deliveries and those deliveries' attempts; returns how many events. An event
+   * with a delivery still waiting (pending or retrying) is kept until it settles: it was accepted and
+   * is owed its attempts (CONTRACT §3); the retry schedule is finite, so a later run takes it.
    */
   abstract deleteCreatedBefore(cutoffSeconds: number, limit: number): Promise<number>;
 }

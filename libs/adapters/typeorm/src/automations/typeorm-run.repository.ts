@@ -113,10 +113,15 @@ export class TypeormRunRepository extends RunRepository {
     await this.db.exec('DELETE FROM automation_runs WHERE workflow_id = ? AND account_id = ?', [workflowId, accountId]);
   }
 
+  /** A run still `running` (a delay or a step's retries in progress) is kept until it ends. */
   async deleteStartedBefore(cutoff: Date, limit: number): Promise<number> {
-    const rows = await this.db.query<{ id: string }>(`SELECT id FROM automation_runs WHERE started_at < ? ORDER BY started_at LIMIT ${Math.max(1, Math.floor(limit))}`, [cutoff.getTime()]);
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id FROM automation_runs WHERE started_at < ? AND status <> 'running' ORDER BY started_at LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [cutoff.getTime()],
+    );
     if (rows.length === 0) return 0;
-    const { affected } = await this.db.exec(`DELETE FROM automation_runs WHERE id IN (${rows.map(() => '?').join(', ')})`, rows.map((row) => row.id));
+    // A run never goes back to running, so the rows read are still finished.
+    const { affected } = await this.db.exec(`DELETE FROM automation_runs WHERE id IN (${rows.map(() => '?').join(', ')}) AND status <> 'running'`, rows.map((row) => row.id));
     return affected;
   }
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import { eventKey, EventRepository, StoredEvent } from '../../../../event-webhooks/src/intake/event.repository';
 import { TypeormDatabase } from '../typeorm-database';
 import { insertRows, placeholders } from './multi-row-insert';
 
 const COLUMNS = ['id', 'account_id', 'type', 'created', 'received_at', 'intake_id', 'body_v3', 'body_v2'] as const;
 const SELECT_CHUNK = 500;
+const WAITING = WAITING_STATUSES.map((status) => `'${status}'`).join(', ');
 
 export class TypeormEventRepository extends EventRepository {
   constructor(private readonly db: TypeormDatabase) {
@@ -36,22 +38,40 @@ export class TypeormEventRepository extends EventRepository {
     return mine;
   }
 
+  /**
+   * Events with a delivery still waiting (pending or retrying) are skipped: the event was accepted
+   * and is owed its attempts; once they settle (the retry schedule is finite) a later run takes it.
+   * The deliveries are read again under a lock (MySQL: FOR UPDATE; SQLite: a no-op write takes the
+   * write lock first) so a retry asked for meanwhile keeps its event.
+   */
   async deleteCreatedBefore(cutoffSeconds: number, limit: number): Promise<number> {
     const events = await this.db.query<{ id: string; account_id: number | string }>(
-      `SELECT id, account_id FROM events WHERE created < ? ORDER BY created LIMIT ${Math.max(1, Math.floor(limit))}`,
+      `SELECT e.id, e.account_id FROM events e
+       WHERE e.created < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.account_id = e.account_id AND d.status IN (${WAITING}))
+       ORDER BY e.created LIMIT ${Math.max(1, Math.floor(limit))}`,
       [cutoffSeconds],
     );
+    const mysql = this.db.dialect === 'mysql';
     // Event ids are unique per account only: every delete names the account with the ids.
     const byAccount = new Map<number, string[]>();
     for (const row of events) byAccount.set(Number(row.account_id), [...(byAccount.get(Number(row.account_id)) ?? []), row.id]);
-    for (const [accountId, ids] of byAccount) {
-      const deliveries = (await this.db.query<{ id: string }>(`SELECT id FROM deliveries WHERE event_id IN (${placeholders(ids)}) AND account_id = ?`, [...ids, accountId])).map((row) => row.id);
+    let deleted = 0;
+    for (const [accountId, candidates] of byAccount) {
+      if (!mysql) await this.db.exec(`UPDATE deliveries SET seq = seq WHERE event_id IN (${placeholders(candidates)}) AND account_id = ?`, [...candidates, accountId]);
+      const rows = await this.db.query<{ id: string; event_id: string; status: string }>(
+        `SELECT id, event_id, status FROM deliveries WHERE event_id IN (${placeholders(candidates)}) AND account_id = ?${mysql ? ' FOR UPDATE' : ''}`,
+        [...candidates, accountId],
+      );
+      const owed = new Set(rows.filter((row) => (WAITING_STATUSES as readonly string[]).includes(row.status)).map((row) => row.event_id));
+      const ids = candidates.filter((id) => !owed.has(id));
+      if (ids.length === 0) continue;
+      const deliveries = rows.filter((row) => !owed.has(row.event_id)).map((row) => row.id);
       if (deliveries.length > 0) {
         await this.db.exec(`DELETE FROM delivery_attempts WHERE delivery_id IN (${placeholders(deliveries)})`, deliveries);
         await this.db.exec(`DELETE FROM deliveries WHERE id IN (${placeholders(deliveries)})`, deliveries);
       }
-      await this.db.exec(`DELETE FROM events WHERE id IN (${placeholders(ids)}) AND account_id = ?`, [...ids, accountId]);
+      deleted += (await this.db.exec(`DELETE FROM events WHERE id IN (${placeholders(ids)}) AND account_id = ?`, [...ids, accountId])).affected;
     }
-    return events.length;
+    return deleted;
   }
 }
