@@ -137,7 +137,7 @@ export interface paths {
         put?: never;
         /**
          * Run every retention purge now
-         * @description Deletes the sends created more than SEND_STATUS_RETENTION_DAYS ago (with their history), the events created more than EVENT_RETENTION_DAYS ago (with their deliveries and attempts) and the automation runs started more than EVENT_RETENTION_DAYS ago, 1000 per transaction. The dispatchers also run these purges at start and daily; when another process is running one, this call waits for it (up to 60 s each) and then runs.
+         * @description Deletes the sends created more than SEND_STATUS_RETENTION_DAYS ago (with their history), the events created more than EVENT_RETENTION_DAYS ago (with their deliveries and attempts) and the automation runs started more than EVENT_RETENTION_DAYS ago, 1000 per transaction. An event with a delivery still pending or retrying, and a run still running, are kept until they settle. The dispatchers also run these purges at start and daily; when another process is running one, this call waits for it (up to 60 s each) and then runs.
          */
         post: operations["admin_purge"];
         delete?: never;
