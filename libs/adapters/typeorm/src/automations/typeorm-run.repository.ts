@@ -115,6 +115,9 @@ export class TypeormRunRepository extends RunRepository {
 
   /** A run still `running` (a delay or a step's retries in progress) is kept until it ends. */
   async deleteStartedBefore(cutoff: Date, limit: number): Promise<number> {
+    // SQLite: a no-op write takes the write lock first (a transaction that reads, then writes after
+    // another process wrote, fails at once with SQLITE_BUSY).
+    if (this.db.dialect !== 'mysql') await this.db.exec('UPDATE automation_runs SET seq = seq WHERE 1 = 0');
     const rows = await this.db.query<{ id: string }>(
       `SELECT id FROM automation_runs WHERE started_at < ? AND status <> 'running' ORDER BY started_at LIMIT ${Math.max(1, Math.floor(limit))}`,
       [cutoff.getTime()],

@@ -42,22 +42,22 @@ export class TypeormEventRepository extends EventRepository {
    * Events with a delivery still waiting (pending or retrying) are skipped: the event was accepted
    * and is owed its attempts; once they settle (the retry schedule is finite) a later run takes it.
    * The deliveries are read again under a lock (MySQL: FOR UPDATE; SQLite: a no-op write takes the
-   * write lock first) so a retry asked for meanwhile keeps its event.
+   * database's write lock before anything is read) so a retry asked for meanwhile keeps its event.
    */
   async deleteCreatedBefore(cutoffSeconds: number, limit: number): Promise<number> {
+    const mysql = this.db.dialect === 'mysql';
+    if (!mysql) await this.db.exec('UPDATE events SET created = created WHERE 1 = 0');
     const events = await this.db.query<{ id: string; account_id: number | string }>(
       `SELECT e.id, e.account_id FROM events e
        WHERE e.created < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.account_id = e.account_id AND d.status IN (${WAITING}))
        ORDER BY e.created LIMIT ${Math.max(1, Math.floor(limit))}`,
       [cutoffSeconds],
     );
-    const mysql = this.db.dialect === 'mysql';
     // Event ids are unique per account only: every delete names the account with the ids.
     const byAccount = new Map<number, string[]>();
     for (const row of events) byAccount.set(Number(row.account_id), [...(byAccount.get(Number(row.account_id)) ?? []), row.id]);
     let deleted = 0;
     for (const [accountId, candidates] of byAccount) {
-      if (!mysql) await this.db.exec(`UPDATE deliveries SET seq = seq WHERE event_id IN (${placeholders(candidates)}) AND account_id = ?`, [...candidates, accountId]);
       const rows = await this.db.query<{ id: string; event_id: string; status: string }>(
         `SELECT id, event_id, status FROM deliveries WHERE event_id IN (${placeholders(candidates)}) AND account_id = ?${mysql ? ' FOR UPDATE' : ''}`,
         [...candidates, accountId],
