@@ -15,6 +15,7 @@ import { EventWebhooksSettings } from './event-webhooks.settings';
 import { EventRetentionService } from './intake/event-retention.service';
 import { EventIntakeService } from './intake/event-intake.service';
 import { WebhookRepository } from './webhooks/webhook.repository';
+import { OperationalEvents } from './webhooks/operational-events';
 import { WebhooksService } from './webhooks/webhooks.service';
 
 /**
@@ -52,8 +53,9 @@ import { WebhooksService } from './webhooks/webhooks.service';
     {
       provide: AttemptRecorder,
       useFactory: (...args: ConstructorParameters<typeof AttemptRecorder>) => new AttemptRecorder(...args),
-      inject: [DeliveryRepository, WebhookRepository, WorkQueue, UnitOfWork, Clock, EventWebhooksSettings, DeliveryObserver],
+      inject: [DeliveryRepository, WebhookRepository, WorkQueue, UnitOfWork, Clock, EventWebhooksSettings, DeliveryObserver, OperationalEvents],
     },
+    { provide: OperationalEvents, useFactory: (intake: EventIntakeService) => new OperationalEvents(intake), inject: [EventIntakeService] },
     EventIntakeService,
     { provide: EventPublisher, useExisting: EventIntakeService },
     WebhooksService,

@@ -11,14 +11,16 @@ const SEED_TYPES: Record<string, string[]> = {
   sms: ['sms.queued', 'sms.sent', 'sms.delivered', 'sms.failed'],
   import: ['import.started', 'import.progress', 'import.completed', 'import.failed'],
   credits: ['credits.email.low', 'credits.sms.low', 'api.limit.low', 'api.limit.reached'],
+  webhook: ['webhook.failing', 'webhook.disabled'],
 };
 
 describe(EventCatalog.name, () => {
   const sut = new EventCatalog();
   const delivered = { email: 'jane@example.com', idSending: 1001, sendingType: 1, diagCode: '250 2.0.0 OK', deliveredAt: '2025-11-22T02:00:00.000Z' };
 
-  it('holds exactly the 30 types of the seed, in their groups', () => {
-    expect(EVENT_TYPES).toHaveLength(30);
+  it('holds exactly the 30 types of the seed and the 2 operational ones, in their groups', () => {
+    expect(EVENT_TYPES).toHaveLength(32);
+    expect(EVENT_TYPES.filter((d) => d.operational).map((d) => d.type)).toEqual(['webhook.failing', 'webhook.disabled']);
     const grouped: Record<string, string[]> = {};
     for (const d of EVENT_TYPES) (grouped[d.group] ??= []).push(d.type);
     expect(grouped).toEqual(SEED_TYPES);

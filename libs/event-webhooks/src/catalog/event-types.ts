@@ -1,5 +1,5 @@
 /**
- * The 30 event types of the seed (spec §6.1), each with the JSON Schema (draft 2020-12) of its
+ * The 30 event types of the seed (spec §6.1) and the 2 operational ones (CONTRACT §9.1), each with the JSON Schema (draft 2020-12) of its
  * `data`. Every schema is closed (`additionalProperties: false`) so that producers and receivers
  * agree on the exact shape; optional fields are named as such. Ids of contacts, lists, campaigns,
  * imports and SMS are the platform's integers, like `idSending`; times are ISO 8601 UTC strings.
@@ -14,9 +14,11 @@ export interface EventTypeDefinition {
   schema: JsonSchema;
   /** A valid `data`, used by the `test` route to send a sample event. */
   example: Record<string, unknown>;
+  /** Emitted by the server itself about a webhook (CONTRACT §9.1): producers cannot publish it. */
+  operational?: true;
 }
 
-export type EventGroup = 'contact' | 'list' | 'tag' | 'segment' | 'email' | 'campaign' | 'sms' | 'import' | 'credits';
+export type EventGroup = 'contact' | 'list' | 'tag' | 'segment' | 'email' | 'campaign' | 'sms' | 'import' | 'credits' | 'webhook';
 
 const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const AT = '2025-11-22T02:00:00.000Z';
@@ -55,7 +57,8 @@ const contactExample = { contactId: 9, email: 'zoe@example.org' };
 const emailExample = { email: 'jane@example.com', idSending: 1001, sendingType: 1 };
 const smsExample = { smsId: 5501, phone: '+33612345678' };
 
-export const EVENT_TYPES: readonly EventTypeDefinition[] = [
+/** The 30 types of the seed, published by producers. */
+export const PRODUCER_EVENT_TYPES: readonly EventTypeDefinition[] = [
   {
     type: 'contact.created',
     group: 'contact',
@@ -288,3 +291,51 @@ export const EVENT_TYPES: readonly EventTypeDefinition[] = [
     example: { limit: 1000, resetAt: '2025-11-22T03:00:00.000Z', at: AT },
   },
 ];
+
+const webhookId = { type: 'string', pattern: '^wh_[A-Za-z0-9]+$', description: 'Identifier of the webhook this event is about' };
+const webhookUrl = { type: 'string', maxLength: 2048, description: 'URL of that webhook' };
+const failures = count('Consecutive failed attempts of that webhook');
+
+/** The server's own events about a webhook (CONTRACT §9.1), delivered to the account's other webhooks. */
+export const OPERATIONAL_EVENT_TYPES: readonly EventTypeDefinition[] = [
+  {
+    type: 'webhook.failing',
+    group: 'webhook',
+    description: "A webhook's consecutive failures reached half of the number that disables it; once per run of failures.",
+    schema: object({
+      webhookId,
+      url: webhookUrl,
+      consecutiveFailures: failures,
+      lastAttempt: {
+        type: 'object',
+        description: 'The failed attempt that reached the threshold',
+        properties: {
+          at: timestamp('When the attempt started'),
+          httpStatus: nullable({ type: 'integer', minimum: 100, maximum: 599, description: 'HTTP status answered, null when none arrived' }),
+          error: nullable({ type: 'string', maxLength: 32, description: 'Transport error (timeout, connection_refused, ...), null when an answer arrived' }),
+        },
+        required: ['at', 'httpStatus', 'error'],
+        additionalProperties: false,
+      },
+    }),
+    example: { webhookId: 'wh_01JD0000000000000000000000', url: 'https://example.com/hooks', consecutiveFailures: 5, lastAttempt: { at: AT, httpStatus: 500, error: null } },
+    operational: true,
+  },
+  {
+    type: 'webhook.disabled',
+    group: 'webhook',
+    description: 'A webhook was disabled, by its consecutive failures or by hand; it gets no deliveries until it is enabled.',
+    schema: object({
+      webhookId,
+      url: webhookUrl,
+      reason: { type: 'string', enum: ['consecutive_failures', 'manual'], description: 'Why it was disabled' },
+      consecutiveFailures: failures,
+      disabledAt: timestamp('When it was disabled'),
+    }),
+    example: { webhookId: 'wh_01JD0000000000000000000000', url: 'https://example.com/hooks', reason: 'consecutive_failures', consecutiveFailures: 10, disabledAt: AT },
+    operational: true,
+  },
+];
+
+/** Every type a webhook can subscribe to: 32. */
+export const EVENT_TYPES: readonly EventTypeDefinition[] = [...PRODUCER_EVENT_TYPES, ...OPERATIONAL_EVENT_TYPES];

@@ -1,6 +1,7 @@
 import { Batcher, Clock, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { disableWebhook } from '../webhooks/disable-webhook';
+import { crossedFailing, OperationalEvents } from '../webhooks/operational-events';
 import { AttemptTally, FailureCount, WebhookRepository } from '../webhooks/webhook.repository';
 import { afterAttempt, Attempt, AttemptOutcome, WebhookStanding } from './delivery';
 import { DeliveryRepository, DispatchDelivery, RecordedAttempt } from './delivery.repository';
@@ -37,6 +38,7 @@ export class AttemptRecorder {
     private readonly clock: Clock,
     private readonly settings: EventWebhooksSettings,
     private readonly observer: DeliveryObserver,
+    private readonly notices: OperationalEvents,
   ) {
     this.batcher = new Batcher((batch) => this.recordBatch(batch), { maxSize: MAX_BATCH, maxConcurrent: 2 });
   }
@@ -53,10 +55,12 @@ export class AttemptRecorder {
       const kept = batch.filter((f) => held.has(f.delivery.id));
       if (kept.length === 0) return batch.map(() => null);
       const now = this.clock.now();
-      const counts = await this.webhooks.tallyAttempts(tallyOf(kept));
+      const tallies = tallyOf(kept);
+      const counts = await this.webhooks.tallyAttempts(tallies);
       const standing = new Map<string, WebhookStanding>();
-      for (const [webhookId, count] of counts) {
-        standing.set(webhookId, await this.standingAfter(webhookId, count, now, disabled, kept));
+      for (const tally of tallies) {
+        const count = counts.get(tally.webhookId);
+        if (count) standing.set(tally.webhookId, await this.standingAfter(tally, count, now, disabled, kept));
       }
       const records = kept.map((f): RecordedAttempt => {
         const outcome = afterAttempt({
@@ -82,19 +86,32 @@ export class AttemptRecorder {
     return results;
   }
 
-  /** A webhook whose counter reached the threshold in this batch is disabled in the same transaction. */
+  /**
+   * A webhook whose counter reached half the threshold in this batch is reported failing, and one
+   * that reached the threshold is disabled, in the same transaction as the attempts.
+   */
   private async standingAfter(
-    webhookId: string,
+    tally: AttemptTally,
     count: FailureCount,
     at: Date,
     disabled: Array<{ webhookId: string; accountId: number; consecutiveFailures: number }>,
     kept: FinishedAttempt[],
   ): Promise<WebhookStanding> {
     if (count.state === 'disabled') return 'disabled';
-    if (count.consecutiveFailures < this.settings.disableAfter) return 'active';
-    await disableWebhook(this.webhooks, this.deliveries, webhookId, at, 'consecutive_failures');
-    const accountId = kept.find((f) => f.delivery.webhookId === webhookId)!.delivery.accountId;
-    disabled.push({ webhookId, accountId, consecutiveFailures: count.consecutiveFailures });
+    const { disableAfter } = this.settings;
+    const before = tally.reset ? 0 : count.consecutiveFailures - tally.failures;
+    const failing = crossedFailing(before, count.consecutiveFailures, disableAfter);
+    const disabling = count.consecutiveFailures >= disableAfter;
+    if (!failing && !disabling) return 'active';
+    const webhook = await this.webhooks.findById(tally.webhookId);
+    if (!webhook) return 'active';
+    if (failing) {
+      const lastFailure = kept.filter((f) => f.delivery.webhookId === webhook.id && !f.success).at(-1)!;
+      await this.notices.failing(webhook, count.consecutiveFailures, lastFailure.attempt);
+    }
+    if (!disabling) return 'active';
+    await disableWebhook({ webhooks: this.webhooks, deliveries: this.deliveries, notices: this.notices }, webhook, at, 'consecutive_failures', count.consecutiveFailures);
+    disabled.push({ webhookId: webhook.id, accountId: webhook.accountId, consecutiveFailures: count.consecutiveFailures });
     return 'disabled';
   }
 }

@@ -70,6 +70,26 @@ export class EventIntakeService extends EventPublisher {
     return event.id;
   }
 
+  /**
+   * An operational event (CONTRACT §9.1) about `webhook`, to the account's webhooks subscribed to
+   * its type except that one. Joins the caller's unit of work: the event exists only if what it
+   * reports is committed.
+   */
+  async publishAbout(webhook: Webhook, type: string, data: Record<string, unknown>): Promise<string> {
+    const [accountNames, webhooks] = await Promise.all([this.accountNames([webhook.accountId]), this.webhooks.listForAccount(webhook.accountId)]);
+    const now = this.clock.now();
+    const event: EnvelopeSource = {
+      id: newId('evt', now.getTime()),
+      type,
+      created: Math.floor(now.getTime() / 1000),
+      account: { id: webhook.accountId, name: accountNames.get(webhook.accountId)! },
+      data,
+    };
+    const others = webhooks.filter((w) => w.id !== webhook.id && subscribes(w, type));
+    await this.uow.run(() => this.store([event], () => others, now, { test: false }));
+    return event.id;
+  }
+
   private async publishTogether(requests: NewEvent[][]): Promise<string[][]> {
     const accountIds = [...new Set(requests.flat().map((e) => e.accountId))];
     // Both reads at once (two round trips in parallel, not one after the other), before the

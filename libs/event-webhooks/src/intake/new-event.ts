@@ -25,6 +25,7 @@ export function checkNewEvent(raw: unknown, catalog: EventCatalog, where = ''): 
   }
   if (typeof type !== 'string') throw invalidWebhookParameter(`${where}type must be a string`);
   if (!catalog.has(type)) throw invalidWebhookParameter(`${where}type: unknown event type ${JSON.stringify(type.slice(0, 100))}`);
+  if (catalog.get(type)!.operational) throw invalidWebhookParameter(`${where}type: ${type} is emitted by the server itself and cannot be published`);
   if (!isPlainObject(data)) throw invalidWebhookParameter(`${where}data must be a JSON object`);
   const check = catalog.checkData(type, data);
   if (!check.ok) throw invalidWebhookParameter(`${where}${check.message}`);

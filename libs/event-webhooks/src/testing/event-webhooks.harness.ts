@@ -8,6 +8,7 @@ import { DispatchLanes } from '../deliveries/lanes';
 import { WebhookCache } from '../deliveries/webhook-cache';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
+import { OperationalEvents } from '../webhooks/operational-events';
 import { WebhooksService } from '../webhooks/webhooks.service';
 import { ImmediateUnitOfWork, InMemoryAccountRepository, InMemoryWorkQueue, ManualClock, ScriptedOutboundHttp } from './fake-kernel';
 import { InMemoryDeliveryRepository, InMemoryEventRepository } from './in-memory-delivery.repository';
@@ -38,11 +39,12 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
   const secretBox = new SecretBox(randomBytes(32));
   const observer = new RecordingDeliveryObserver();
   const intake = new EventIntakeService(catalog, accounts, webhooks, events, deliveries, queue, uow, clock, observer);
-  const service = new WebhooksService(webhooks, deliveries, catalog, intake, secretBox, queue, uow, clock, settings);
+  const notices = new OperationalEvents(intake);
+  const service = new WebhooksService(webhooks, deliveries, catalog, intake, secretBox, queue, uow, clock, settings, notices);
   const lanes = new DispatchLanes({ perOrigin: settings.originConcurrency, firstAttempts: settings.concurrency, retries: settings.concurrency }, () => clock.nowMs());
-  const recorder = new AttemptRecorder(deliveries, webhooks, queue, uow, clock, settings, observer);
+  const recorder = new AttemptRecorder(deliveries, webhooks, queue, uow, clock, settings, observer, notices);
   const worker = new DeliveryWorker(deliveries, new WebhookCache(webhooks, secretBox), http, lanes, recorder, clock, settings, observer);
-  return { observer, settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, service, worker, lanes };
+  return { observer, settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, notices, service, recorder, worker, lanes };
 }
 
 /** Keeps every attempt it was told of, for assertions. */

@@ -1,11 +1,28 @@
 import { DeliveryRepository } from '../deliveries/delivery.repository';
-import { DisabledReason } from './webhook';
+import { OperationalEvents } from './operational-events';
+import { DisabledReason, Webhook } from './webhook';
 import { WebhookRepository } from './webhook.repository';
+
+export interface DisablePorts {
+  webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  notices: OperationalEvents;
+}
 
 /**
  * enabled -> disabled, by the user or by the failure counter: deliveries still waiting become
- * `skipped` (recover brings them back). Call inside a unit of work.
+ * `skipped` (recover brings them back) and `webhook.disabled` goes to the account's other
+ * webhooks. False when it was already disabled (or is gone). Call inside a unit of work.
  */
-export async function disableWebhook(webhooks: WebhookRepository, deliveries: DeliveryRepository, id: string, at: Date, reason: DisabledReason): Promise<void> {
-  if (await webhooks.disable(id, at, reason)) await deliveries.settleWaiting(id, 'skipped');
+export async function disableWebhook(
+  { webhooks, deliveries, notices }: DisablePorts,
+  webhook: Webhook,
+  at: Date,
+  reason: DisabledReason,
+  consecutiveFailures: number,
+): Promise<boolean> {
+  if (!(await webhooks.disable(webhook.id, at, reason))) return false;
+  await deliveries.settleWaiting(webhook.id, 'skipped');
+  await notices.disabled(webhook, reason, consecutiveFailures, at);
+  return true;
 }

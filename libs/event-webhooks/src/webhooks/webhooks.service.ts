@@ -10,6 +10,7 @@ import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
 import { parseInstant } from '../iso-instant';
 import { disableWebhook } from './disable-webhook';
+import { OperationalEvents } from './operational-events';
 import { ApiFamily, checkDescription, checkEvents, checkUrl, MAX_WEBHOOKS_PER_ACCOUNT, viewOf, Webhook, WebhookView } from './webhook';
 import { WebhookRepository } from './webhook.repository';
 
@@ -51,6 +52,7 @@ export class WebhooksService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: EventWebhooksSettings,
+    private readonly notices: OperationalEvents,
   ) {}
 
   /** The secret is returned here alone; it is stored sealed. */
@@ -120,8 +122,9 @@ export class WebhooksService {
   }
 
   async disable(accountId: number, id: string): Promise<WebhookView> {
-    await this.find(accountId, id);
-    await this.uow.run(() => disableWebhook(this.webhooks, this.deliveries, id, this.clock.now(), 'manual'));
+    const webhook = await this.find(accountId, id);
+    const ports = { webhooks: this.webhooks, deliveries: this.deliveries, notices: this.notices };
+    await this.uow.run(() => disableWebhook(ports, webhook, this.clock.now(), 'manual', webhook.consecutiveFailures));
     return this.get(accountId, id);
   }
 
