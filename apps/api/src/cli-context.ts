@@ -7,6 +7,7 @@ import { openSecretBox, storedSecrets } from '../../../libs/adapters/typeorm/src
 import { TypeormDatabase } from '../../../libs/adapters/typeorm/src/typeorm-database';
 import { TypeormRunRepository } from '../../../libs/adapters/typeorm/src/automations/typeorm-run.repository';
 import { TypeormEventRepository } from '../../../libs/adapters/typeorm/src/event-webhooks/typeorm-event.repository';
+import { TypeormWebhookStatsRepository } from '../../../libs/adapters/typeorm/src/event-webhooks/typeorm-webhook-stats.repository';
 import { TypeormJobLease } from '../../../libs/adapters/typeorm/src/job-lease/typeorm-job-lease';
 import { TypeormSendRepository } from '../../../libs/adapters/typeorm/src/send-status/typeorm-send.repository';
 import { TypeormUnitOfWork } from '../../../libs/adapters/typeorm/src/typeorm-unit-of-work';
@@ -46,7 +47,7 @@ export class CliContext {
     const sendStatus = new SendStatusRetentionService(new TypeormSendRepository(this.db), lease, uow, this.clock, new SendStatusOptions(this.config.sendStatus.retentionDays));
     return {
       sendStatus: await sendStatus.purgeNow(),
-      events: await new EventRetentionService(new TypeormEventRepository(this.db), lease, uow, this.clock, period).purgeNow(),
+      events: await new EventRetentionService(new TypeormEventRepository(this.db), new TypeormWebhookStatsRepository(this.db), lease, uow, this.clock, period).purgeNow(),
       runs: await new RunRetentionService(new TypeormRunRepository(this.db), lease, uow, this.clock, period).purgeNow(),
     };
   }

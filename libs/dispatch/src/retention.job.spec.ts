@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { RunRetentionService } from '../../automations/src';
 import { InMemoryRunRepository } from '../../automations/src/testing/fakes';
 import { EventRetentionService } from '../../event-webhooks/src';
-import { InMemoryEventRepository } from '../../event-webhooks/src/testing/in-memory-delivery.repository';
+import { InMemoryDeliveryRepository, InMemoryEventRepository } from '../../event-webhooks/src/testing/in-memory-delivery.repository';
+import { InMemoryWebhookStatsRepository } from '../../event-webhooks/src/testing/in-memory-webhook-stats.repository';
 import { EventRetentionPeriod } from '../../kernel/src';
 import { SendStatusOptions } from '../../send-status/src/send-status.options';
 import { SendStatusRetentionService } from '../../send-status/src/send-status-retention.service';
@@ -28,7 +29,7 @@ describe(RetentionJob.name, () => {
     const period = new EventRetentionPeriod(30);
     sut = new RetentionJob(
       new SendStatusRetentionService(sends, lease, uow, clock, new SendStatusOptions(365)),
-      new EventRetentionService(events, lease, uow, clock, period),
+      new EventRetentionService(events, new InMemoryWebhookStatsRepository(new InMemoryDeliveryRepository(events)), lease, uow, clock, period),
       new RunRetentionService(runs, lease, uow, clock, period),
     );
     const createdAt = new Date('2023-01-01T00:00:00Z');

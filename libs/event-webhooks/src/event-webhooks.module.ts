@@ -16,6 +16,8 @@ import { EventRetentionService } from './intake/event-retention.service';
 import { EventIntakeService } from './intake/event-intake.service';
 import { WebhookRepository } from './webhooks/webhook.repository';
 import { OperationalEvents } from './webhooks/operational-events';
+import { WebhookStatsRepository } from './stats/webhook-stats.repository';
+import { WebhookStatsService } from './stats/webhook-stats.service';
 import { WebhooksService } from './webhooks/webhooks.service';
 
 /**
@@ -53,17 +55,18 @@ import { WebhooksService } from './webhooks/webhooks.service';
     {
       provide: AttemptRecorder,
       useFactory: (...args: ConstructorParameters<typeof AttemptRecorder>) => new AttemptRecorder(...args),
-      inject: [DeliveryRepository, WebhookRepository, WorkQueue, UnitOfWork, Clock, EventWebhooksSettings, DeliveryObserver, OperationalEvents],
+      inject: [DeliveryRepository, WebhookRepository, WorkQueue, UnitOfWork, Clock, EventWebhooksSettings, DeliveryObserver, OperationalEvents, WebhookStatsRepository],
     },
     { provide: OperationalEvents, useFactory: (intake: EventIntakeService) => new OperationalEvents(intake), inject: [EventIntakeService] },
     EventIntakeService,
     { provide: EventPublisher, useExisting: EventIntakeService },
     WebhooksService,
     EventFeedService,
+    WebhookStatsService,
     DeliveryWorker,
     EventRetentionService,
   ],
-  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, DeliveryWorker, EventRetentionService],
+  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, WebhookStatsService, DeliveryWorker, EventRetentionService],
 })
 export class EventWebhooksModule {}
 

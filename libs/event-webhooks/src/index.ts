@@ -21,3 +21,6 @@ export * from './intake/new-event';
 export * from './event-feed/event-feed.repository';
 export * from './event-feed/event-feed.service';
 export * from './event-feed/feed-envelope';
+export * from './stats/webhook-stats';
+export * from './stats/webhook-stats.repository';
+export * from './stats/webhook-stats.service';

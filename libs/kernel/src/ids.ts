@@ -44,3 +44,8 @@ function encodeRandom(): string {
 export function looksLikeId(prefix: IdPrefix, id: string): boolean {
   return id.length === prefix.length + 27 && id.startsWith(`${prefix}_`) && /^[0-9a-z]+$/.test(id.slice(prefix.length + 1));
 }
+
+/** The lowest id newId can make at `ms` or later: an id sorts at or after it exactly when it was made at or after `ms`. */
+export function idFloorAt(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(ms)}`;
+}

@@ -5,7 +5,7 @@ import { DELIVERY_TOPIC } from './delivery-work';
 describe(AttemptRecorder.name, () => {
   const setUp = async (disableAfter = 3) => {
     const h = eventWebhooksHarness({ disableAfter });
-    const sut = new AttemptRecorder(h.deliveries, h.webhooks, h.queue, h.uow, h.clock, h.settings, h.observer, h.notices);
+    const sut = new AttemptRecorder(h.deliveries, h.webhooks, h.queue, h.uow, h.clock, h.settings, h.observer, h.notices, h.stats);
     const account = await h.accounts.create('Acme', h.clock.now());
     const { webhook } = await h.service.create(account.id, { url: 'https://hooks.example.com/in', events: ['email.delivered'] }, 'v3');
     const data = { email: 'a@example.com', idSending: 1, sendingType: 1, diagCode: '250', deliveredAt: '2025-11-22T02:00:00.000Z' };

@@ -1,5 +1,7 @@
 import { Batcher, Clock, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
+import { statsRowsOf } from '../stats/webhook-stats';
+import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { disableWebhook } from '../webhooks/disable-webhook';
 import { crossedFailing, OperationalEvents } from '../webhooks/operational-events';
 import { AttemptTally, FailureCount, WebhookRepository } from '../webhooks/webhook.repository';
@@ -24,7 +26,7 @@ const MAX_BATCH = 256;
 /**
  * Records finished attempts in batches: attempts of many deliveries that end at about the same
  * time share one transaction, one statement per kind of write (the attempt rows, the deliveries'
- * new states, each webhook's failure counter once, the retries' queue items). Within a batch the
+ * new states, each webhook's failure counter once, the stats counters, the retries' queue items). Within a batch the
  * order of completion is the order of the attempts on each webhook's counter.
  */
 export class AttemptRecorder {
@@ -39,6 +41,7 @@ export class AttemptRecorder {
     private readonly settings: EventWebhooksSettings,
     private readonly observer: DeliveryObserver,
     private readonly notices: OperationalEvents,
+    private readonly stats: WebhookStatsRepository,
   ) {
     this.batcher = new Batcher((batch) => this.recordBatch(batch), { maxSize: MAX_BATCH, maxConcurrent: 2 });
   }
@@ -74,6 +77,9 @@ export class AttemptRecorder {
         return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, attempt: f.attempt, outcome };
       });
       await this.deliveries.recordAttempts(records);
+      await this.stats.add(
+        statsRowsOf(kept.map((f) => ({ webhookId: f.delivery.webhookId, deliveryCreatedAt: f.delivery.createdAt, durationMs: f.attempt.durationMs, success: f.success }))),
+      );
       const retries = records.filter((r) => r.outcome.nextAttemptAt !== null);
       if (retries.length > 0) {
         const seqOf = new Map(kept.map((f) => [f.delivery.id, f.delivery.seq]));

@@ -13,6 +13,8 @@ import { WebhooksService } from '../webhooks/webhooks.service';
 import { ImmediateUnitOfWork, InMemoryAccountRepository, InMemoryWorkQueue, ManualClock, ScriptedOutboundHttp } from './fake-kernel';
 import { InMemoryDeliveryRepository, InMemoryEventRepository } from './in-memory-delivery.repository';
 import { InMemoryWebhookRepository } from './in-memory-webhook.repository';
+import { InMemoryWebhookStatsRepository } from './in-memory-webhook-stats.repository';
+import { WebhookStatsService } from '../stats/webhook-stats.service';
 
 const catalog = new EventCatalog();
 
@@ -36,15 +38,17 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
   const webhooks = new InMemoryWebhookRepository();
   const events = new InMemoryEventRepository();
   const deliveries = new InMemoryDeliveryRepository(events, (id) => webhooks.rows.get(id)?.updatedAt.getTime() ?? null);
+  const stats = new InMemoryWebhookStatsRepository(deliveries);
   const secretBox = new SecretBox(randomBytes(32));
   const observer = new RecordingDeliveryObserver();
   const intake = new EventIntakeService(catalog, accounts, webhooks, events, deliveries, queue, uow, clock, observer);
   const notices = new OperationalEvents(intake);
-  const service = new WebhooksService(webhooks, deliveries, catalog, intake, secretBox, queue, uow, clock, settings, notices);
+  const service = new WebhooksService(webhooks, deliveries, catalog, intake, secretBox, queue, uow, clock, settings, notices, stats);
   const lanes = new DispatchLanes({ perOrigin: settings.originConcurrency, firstAttempts: settings.concurrency, retries: settings.concurrency }, () => clock.nowMs());
-  const recorder = new AttemptRecorder(deliveries, webhooks, queue, uow, clock, settings, observer, notices);
+  const recorder = new AttemptRecorder(deliveries, webhooks, queue, uow, clock, settings, observer, notices, stats);
+  const statsService = new WebhookStatsService(webhooks, stats, clock);
   const worker = new DeliveryWorker(deliveries, new WebhookCache(webhooks, secretBox), http, lanes, recorder, clock, settings, observer);
-  return { observer, settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, notices, service, recorder, worker, lanes };
+  return { observer, settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, notices, service, recorder, stats, statsService, worker, lanes };
 }
 
 /** Keeps every attempt it was told of, for assertions. */

@@ -5,11 +5,13 @@ import { EventCatalog } from '../catalog/event-catalog';
 import { DeliveryView, deliveryViewOf, isDeliveryStatus, DELIVERY_STATUSES } from '../deliveries/delivery';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { deliveryWorkItem } from '../deliveries/delivery-work';
-import { deliveryNotFound, invalidWebhookParameter, webhookLimitExceeded, webhookNotFound } from '../event-webhooks.errors';
+import { deliveryNotFound, invalidWebhookParameter, webhookLimitExceeded } from '../event-webhooks.errors';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
 import { parseInstant } from '../iso-instant';
 import { disableWebhook } from './disable-webhook';
+import { findAccountWebhook } from './find-webhook';
+import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { OperationalEvents } from './operational-events';
 import { ApiFamily, checkDescription, checkEvents, checkUrl, MAX_WEBHOOKS_PER_ACCOUNT, viewOf, Webhook, WebhookView } from './webhook';
 import { WebhookRepository } from './webhook.repository';
@@ -53,6 +55,7 @@ export class WebhooksService {
     private readonly clock: Clock,
     private readonly settings: EventWebhooksSettings,
     private readonly notices: OperationalEvents,
+    private readonly stats: WebhookStatsRepository,
   ) {}
 
   /** The secret is returned here alone; it is stored sealed. */
@@ -110,6 +113,7 @@ export class WebhooksService {
     await this.find(accountId, id);
     await this.uow.run(async () => {
       await this.deliveries.settleWaiting(id, 'cancelled');
+      await this.stats.deleteForWebhook(id);
       await this.webhooks.delete(id);
     });
   }
@@ -194,9 +198,7 @@ export class WebhooksService {
     }
   }
 
-  private async find(accountId: number, id: string): Promise<Webhook> {
-    const webhook = looksLikeId('wh', id) ? await this.webhooks.findForAccount(accountId, id) : null;
-    if (!webhook) throw webhookNotFound(id);
-    return webhook;
+  private find(accountId: number, id: string): Promise<Webhook> {
+    return findAccountWebhook(this.webhooks, accountId, id);
   }
 }

@@ -1,0 +1,27 @@
+import type { DeliveryStatus } from '../deliveries/delivery';
+
+/** Attempts of one webhook's deliveries created in one hour, whose durations fell in one latency bucket. */
+export interface AttemptStatsRow {
+  webhookId: string;
+  /** The hour the deliveries were created in (epoch ms, on the hour). */
+  hourStart: number;
+  latencyBucket: number;
+  succeeded: number;
+  failed: number;
+}
+
+/**
+ * Counters kept as attempts are recorded (CONTRACT §9.3): the stats of a webhook are read from
+ * them and from an index range of its deliveries, never by scanning its attempts.
+ */
+export abstract class WebhookStatsRepository {
+  /** Adds the rows to the counters, creating the missing ones. Call inside the attempts' unit of work. */
+  abstract add(rows: AttemptStatsRow[]): Promise<void>;
+  /** The counters of a webhook from `fromHour` (epoch ms, on the hour) on. */
+  abstract read(webhookId: string, fromHour: number): Promise<AttemptStatsRow[]>;
+  /** Deliveries of a webhook created at or after `since`, counted by status (statuses with none may be absent). */
+  abstract countDeliveries(webhookId: string, since: Date): Promise<Partial<Record<DeliveryStatus, number>>>;
+  abstract deleteForWebhook(webhookId: string): Promise<void>;
+  /** Removes up to `limit` counters of hours before `beforeHour`; returns how many. */
+  abstract purgeBefore(beforeHour: number, limit: number): Promise<number>;
+}

@@ -1,0 +1,43 @@
+import type { DeliveryStatus } from '../deliveries/delivery';
+import { AttemptStatsRow, WebhookStatsRepository } from '../stats/webhook-stats.repository';
+import { InMemoryDeliveryRepository } from './in-memory-delivery.repository';
+
+const keyOf = (r: Pick<AttemptStatsRow, 'webhookId' | 'hourStart' | 'latencyBucket'>) => `${r.webhookId}|${r.hourStart}|${r.latencyBucket}`;
+
+/** Counters in a map; delivery counts read from the fake delivery repository's rows. */
+export class InMemoryWebhookStatsRepository extends WebhookStatsRepository {
+  readonly rows = new Map<string, AttemptStatsRow>();
+
+  constructor(private readonly deliveries: InMemoryDeliveryRepository) {
+    super();
+  }
+
+  async add(rows: AttemptStatsRow[]) {
+    for (const row of rows) {
+      const kept = this.rows.get(keyOf(row)) ?? { ...row, succeeded: 0, failed: 0 };
+      this.rows.set(keyOf(row), { ...kept, succeeded: kept.succeeded + row.succeeded, failed: kept.failed + row.failed });
+    }
+  }
+
+  async read(webhookId: string, fromHour: number) {
+    return [...this.rows.values()].filter((r) => r.webhookId === webhookId && r.hourStart >= fromHour).map((r) => ({ ...r }));
+  }
+
+  async countDeliveries(webhookId: string, since: Date) {
+    const counts: Partial<Record<DeliveryStatus, number>> = {};
+    for (const d of this.deliveries.rows.values()) {
+      if (d.webhookId === webhookId && d.createdAt >= since) counts[d.status] = (counts[d.status] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  async deleteForWebhook(webhookId: string) {
+    for (const [key, row] of this.rows) if (row.webhookId === webhookId) this.rows.delete(key);
+  }
+
+  async purgeBefore(beforeHour: number, limit: number) {
+    const doomed = [...this.rows.entries()].filter(([, r]) => r.hourStart < beforeHour).slice(0, limit);
+    for (const [key] of doomed) this.rows.delete(key);
+    return doomed.length;
+  }
+}
