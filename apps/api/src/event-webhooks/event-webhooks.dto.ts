@@ -72,6 +72,13 @@ export class ListDeliveriesQuery {
   cursor?: string;
 }
 
+export class WebhookStatsQuery {
+  @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601; default 24 hours ago, at most 31 days ago' })
+  @IsOptional()
+  @IsString()
+  since?: string;
+}
+
 export class PublishEventDto {
   @ApiProperty({ example: 42 })
   @IsInt()

@@ -87,6 +87,49 @@ export class TestEventAcceptedV3View {
   @ApiProperty({ example: EVENT_ID, description: 'The id of the sample event' }) eventId!: string;
 }
 
+const COUNT = { type: 'integer', minimum: 0 } as const;
+
+export class DeliveryCountsView {
+  @ApiProperty(COUNT) pending!: number;
+  @ApiProperty(COUNT) retrying!: number;
+  @ApiProperty(COUNT) succeeded!: number;
+  @ApiProperty(COUNT) failed!: number;
+  @ApiProperty(COUNT) skipped!: number;
+  @ApiProperty(COUNT) cancelled!: number;
+}
+
+export class AttemptCountsView {
+  @ApiProperty(COUNT) total!: number;
+  @ApiProperty(COUNT) succeeded!: number;
+  @ApiProperty(COUNT) failed!: number;
+}
+
+export class LatencyView {
+  @ApiProperty({ type: 'integer', nullable: true, example: 84, description: 'Median attempt duration, within 5 %; null without attempts' }) p50!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: 310, description: '95th percentile, within 5 %; null without attempts' }) p95!: number | null;
+}
+
+export class HourlyAttemptsView {
+  @ApiProperty({ ...TIME, example: '2025-11-22T02:00:00.000Z', description: 'The hour, on the hour' }) start!: string;
+  @ApiProperty(COUNT) succeeded!: number;
+  @ApiProperty(COUNT) failed!: number;
+}
+
+export class WebhookStatsV3View {
+  @ApiProperty({ ...TIME, description: 'Deliveries created at or after this time are counted' }) since!: string;
+  @ApiProperty({ ...TIME, description: 'When the stats were read' }) until!: string;
+  @ApiProperty({ type: DeliveryCountsView, description: 'Deliveries created since `since`, by status' }) deliveries!: DeliveryCountsView;
+  @ApiProperty({ type: AttemptCountsView, description: 'The attempts of those deliveries' }) attempts!: AttemptCountsView;
+  @ApiProperty({ type: Number, nullable: true, minimum: 0, maximum: 1, example: 0.98, description: 'Succeeded attempts / attempts; null without attempts' })
+  successRate!: number | null;
+  @ApiProperty({ type: LatencyView }) latencyMs!: LatencyView;
+  @ApiProperty({
+    type: [HourlyAttemptsView],
+    description: 'One per hour from the hour of since to the hour of until, oldest first, zeros included; an attempt counts in the hour its delivery was created',
+  })
+  buckets!: HourlyAttemptsView[];
+}
+
 export const WebhookV2View = snakeCaseModel(WebhookV3View, 'WebhookV2View');
 export const CreatedWebhookV2View = snakeCaseModel(CreatedWebhookV3View, 'CreatedWebhookV2View');
 export const WebhookListV2View = snakeCaseModel(WebhookListV3View, 'WebhookListV2View');
@@ -94,11 +137,12 @@ export const DeliveryAttemptV2View = snakeCaseModel(DeliveryAttemptV3View, 'Deli
 export const DeliveryV2View = snakeCaseModel(DeliveryV3View, 'DeliveryV2View');
 export const DeliveryPageV2View = snakeCaseModel(DeliveryPageV3View, 'DeliveryPageV2View');
 export const TestEventAcceptedV2View = snakeCaseModel(TestEventAcceptedV3View, 'TestEventAcceptedV2View');
+export const WebhookStatsV2View = snakeCaseModel(WebhookStatsV3View, 'WebhookStatsV2View');
 
 /** Both families, by name: what the controller factory documents. */
 export const WEBHOOK_VIEWS = {
-  v3: { webhook: WebhookV3View, created: CreatedWebhookV3View, list: WebhookListV3View, deliveryPage: DeliveryPageV3View, testAccepted: TestEventAcceptedV3View },
-  v2: { webhook: WebhookV2View, created: CreatedWebhookV2View, list: WebhookListV2View, deliveryPage: DeliveryPageV2View, testAccepted: TestEventAcceptedV2View },
+  v3: { webhook: WebhookV3View, created: CreatedWebhookV3View, list: WebhookListV3View, deliveryPage: DeliveryPageV3View, testAccepted: TestEventAcceptedV3View, stats: WebhookStatsV3View },
+  v2: { webhook: WebhookV2View, created: CreatedWebhookV2View, list: WebhookListV2View, deliveryPage: DeliveryPageV2View, testAccepted: TestEventAcceptedV2View, stats: WebhookStatsV2View },
 };
 
 export class WebhookSecretView {

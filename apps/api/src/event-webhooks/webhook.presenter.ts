@@ -1,4 +1,4 @@
-import type { ApiFamily, DeliveryPage, DeliveryView, WebhookView } from '../../../../libs/event-webhooks/src';
+import type { ApiFamily, DeliveryPage, DeliveryView, WebhookStats, WebhookView } from '../../../../libs/event-webhooks/src';
 import { inFamilyCase } from './family-casing';
 
 /** Domain views to the JSON of each API family: ISO 8601 UTC times, nulls kept, then the family's casing. */
@@ -28,6 +28,15 @@ export class WebhookPresenter {
 
   deliveryPage(page: DeliveryPage) {
     return this.cased({ deliveries: page.deliveries.map(delivery), nextCursor: page.nextCursor });
+  }
+
+  stats(stats: WebhookStats) {
+    return this.cased({
+      ...stats,
+      since: iso(stats.since),
+      until: iso(stats.until),
+      buckets: stats.buckets.map((b) => ({ ...b, start: iso(b.start) })),
+    });
   }
 
   testAccepted(eventId: string) {

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Type } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
-import { ApiFamily, WebhooksService } from '../../../../libs/event-webhooks/src';
+import { ApiFamily, WebhookStatsService, WebhooksService } from '../../../../libs/event-webhooks/src';
 import { CurrentAccount } from '../http/guards';
 import { ApiKeyAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
-import { CreateWebhookDto, ListDeliveriesQuery, RecoverDto, TestWebhookDto, UpdateWebhookDto } from './event-webhooks.dto';
+import { CreateWebhookDto, ListDeliveriesQuery, RecoverDto, TestWebhookDto, UpdateWebhookDto, WebhookStatsQuery } from './event-webhooks.dto';
 import { RecoverAcceptedView, RetryAcceptedView, WEBHOOK_VIEWS, WebhookSecretView } from './event-webhooks.views';
 import { WebhookPresenter } from './webhook.presenter';
 
@@ -28,7 +28,10 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
   @ApiKeyAuth()
   @Controller(path)
   class WebhooksController {
-    constructor(readonly webhooks: WebhooksService) {}
+    constructor(
+      readonly webhooks: WebhooksService,
+      readonly stats: WebhookStatsService,
+    ) {}
 
     @Post()
     @operation('createWebhook', 'Create a webhook; the response shows its signing secret, once')
@@ -116,6 +119,14 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     async deliveries(@CurrentAccount() account: Account, @Param('id') id: string, @Query() query: ListDeliveriesQuery) {
       const limit = query.limit === undefined ? undefined : Number(query.limit);
       return presenter.deliveryPage(await this.webhooks.listDeliveries(account.id, id, { status: query.status, cursor: query.cursor, limit }));
+    }
+
+    @Get(':id/stats')
+    @operation('getWebhookStats', 'Deliveries by status, attempts, success rate, latency and attempts per hour, since a time (default 24 hours ago)')
+    @ApiOkResponse({ type: views.stats })
+    @ApiErrors(['invalid_parameter', 'since not an ISO 8601 time, in the future, or more than 31 days ago'], 'not_found')
+    async getStats(@CurrentAccount() account: Account, @Param('id') id: string, @Query() query: WebhookStatsQuery) {
+      return presenter.stats(await this.stats.stats(account.id, id, query.since));
     }
 
     @Post(':id/deliveries/:deliveryId/retry')

@@ -268,6 +268,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/Webhook/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deliveries by status, attempts, success rate, latency and attempts per hour, since a time (default 24 hours ago) */
+        get: operations["v3_getWebhookStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/Webhook/{id}/deliveries/{deliveryId}/retry": {
         parameters: {
             query?: never;
@@ -416,6 +433,23 @@ export interface paths {
         };
         /** List the deliveries of a webhook, newest first */
         get: operations["v2_listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deliveries by status, attempts, success rate, latency and attempts per hour, since a time (default 24 hours ago) */
+        get: operations["v2_getWebhookStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1175,6 +1209,67 @@ export interface components {
             /** @description Pass as cursor for the next page; null on the last */
             nextCursor: string | null;
         };
+        DeliveryCountsView: {
+            pending: number;
+            retrying: number;
+            succeeded: number;
+            failed: number;
+            skipped: number;
+            cancelled: number;
+        };
+        AttemptCountsView: {
+            total: number;
+            succeeded: number;
+            failed: number;
+        };
+        LatencyView: {
+            /**
+             * @description Median attempt duration, within 5 %; null without attempts
+             * @example 84
+             */
+            p50: number | null;
+            /**
+             * @description 95th percentile, within 5 %; null without attempts
+             * @example 310
+             */
+            p95: number | null;
+        };
+        HourlyAttemptsView: {
+            /**
+             * Format: date-time
+             * @description The hour, on the hour
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            start: string;
+            succeeded: number;
+            failed: number;
+        };
+        WebhookStatsV3View: {
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this time are counted
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description When the stats were read
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            until: string;
+            /** @description Deliveries created since `since`, by status */
+            deliveries: components["schemas"]["DeliveryCountsView"];
+            /** @description The attempts of those deliveries */
+            attempts: components["schemas"]["AttemptCountsView"];
+            /**
+             * @description Succeeded attempts / attempts; null without attempts
+             * @example 0.98
+             */
+            successRate: number | null;
+            latencyMs: components["schemas"]["LatencyView"];
+            /** @description One per hour from the hour of since to the hour of until, oldest first, zeros included; an attempt counts in the hour its delivery was created */
+            buckets: components["schemas"]["HourlyAttemptsView"][];
+        };
         RetryAcceptedView: Record<string, never>;
         RecoverDto: {
             /**
@@ -1357,6 +1452,32 @@ export interface components {
             deliveries: components["schemas"]["DeliveryV2View"][];
             /** @description Pass as cursor for the next page; null on the last */
             next_cursor: string | null;
+        };
+        WebhookStatsV2View: {
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this time are counted
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description When the stats were read
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            until: string;
+            /** @description Deliveries created since `since`, by status */
+            deliveries: components["schemas"]["DeliveryCountsView"];
+            /** @description The attempts of those deliveries */
+            attempts: components["schemas"]["AttemptCountsView"];
+            /**
+             * @description Succeeded attempts / attempts; null without attempts
+             * @example 0.98
+             */
+            success_rate: number | null;
+            latency_ms: components["schemas"]["LatencyView"];
+            /** @description One per hour from the hour of since to the hour of until, oldest first, zeros included; an attempt counts in the hour its delivery was created */
+            buckets: components["schemas"]["HourlyAttemptsView"][];
         };
         EventTypeView: {
             /** @example email.delivered */
@@ -3145,6 +3266,76 @@ export interface operations {
             };
         };
     };
+    v3_getWebhookStats: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601; default 24 hours ago, at most 31 days ago */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookStatsV3View"];
+                };
+            };
+            /** @description `invalid_parameter`: since not an ISO 8601 time, in the future, or more than 31 days ago */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     v3_retryWebhookDelivery: {
         parameters: {
             query?: never;
@@ -3930,6 +4121,76 @@ export interface operations {
                 };
             };
             /** @description `invalid_parameter`: an unknown status, a limit outside 1 to 100 or a cursor not from this list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v2_getWebhookStats: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601; default 24 hours ago, at most 31 days ago */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookStatsV2View"];
+                };
+            };
+            /** @description `invalid_parameter`: since not an ISO 8601 time, in the future, or more than 31 days ago */
             400: {
                 headers: {
                     [name: string]: unknown;
