@@ -18,13 +18,13 @@ import { FigureRow, LedgerRow, markdown, printFigures, printLedger } from './rep
  * document elsewhere (default docs/benchmarks.md); BENCH_SERVER_NODE_ARGS passes node options to the
  * server processes alone (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them).
  */
-const ALL_FIGURES = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const ALL_FIGURES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const PROFILES: Profile[] = ['sqlite', 'mysql-nats'];
 
 function selection(): { figures: Set<number>; profiles: Profile[] } {
   const only = process.env.BENCH_ONLY?.trim();
   const figures = new Set(only ? only.split(',').map((part) => Number(part.trim())) : ALL_FIGURES);
-  for (const figure of figures) if (!ALL_FIGURES.includes(figure)) throw new Error(`BENCH_ONLY: unknown figure "${figure}", expected numbers from 1 to 9`);
+  for (const figure of figures) if (!ALL_FIGURES.includes(figure)) throw new Error(`BENCH_ONLY: unknown figure "${figure}", expected numbers from 1 to 10`);
   const profiles = (process.env.BENCH_PROFILES?.trim() || PROFILES.join(',')).split(',').map((part) => part.trim()) as Profile[];
   for (const profile of profiles) if (!PROFILES.includes(profile)) throw new Error(`BENCH_PROFILES: unknown profile "${profile}", expected ${PROFILES.join(' or ')}`);
   return { figures, profiles };

@@ -90,7 +90,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     const account = await sut.createAccount();
     for (const family of [v3(account), v2(account)]) {
       const { body } = await family.get('/events/types').expect(200);
-      expect(body.types).toHaveLength(30);
+      expect(body.types).toHaveLength(32);
       expect(body.types.find((t: { type: string }) => t.type === 'email.delivered')).toEqual({
         type: 'email.delivered',
         group: 'email',

@@ -31,6 +31,8 @@ export class Context {
     readonly receiver: ReceiverProcess,
     readonly account: { id: number; apiKey: string },
     readonly baselines: Baselines,
+    /** The main account's webhook, pointing at the receiver. */
+    readonly webhookId: string,
   ) {}
 
   get profile(): string {

@@ -8,6 +8,7 @@ import { fairness } from './fairness';
 import { latency, singles } from './intake';
 import { lookupsAndTriggers } from './lookups';
 import { memory } from './memory';
+import { webhookStats } from './stats';
 
 /**
  * Every selected figure of one profile, in an order where each starts from a quiet server:
@@ -25,12 +26,13 @@ export async function benchProfile(run: Run, profile: Profile, selected: Set<num
     const account = await server.createAccount('Bench');
     const webhook = await server.createWebhook(account.apiKey, `${receiver.url}/main`, ['contact.created']);
     await receiver.configure({ secret: webhook.secret });
-    const ctx = new Context(run, server, receiver, account, baselines);
+    const ctx = new Context(run, server, receiver, account, baselines, webhook.id);
     const steps: Array<[number[], string, () => Promise<void>]> = [
       [[1, 6, 9], 'burst', () => burst(ctx, { scaleOut: selected.has(9) })],
       [[2], 'single events', () => singles(ctx)],
       [[3], 'open loop', () => latency(ctx)],
       [[5], 'lookups and triggers', () => lookupsAndTriggers(ctx)],
+      [[10], 'webhook stats', () => webhookStats(ctx)],
       [[4], 'fairness', () => fairness(ctx)],
       [[8], 'memory', () => memory(ctx)],
     ];

@@ -47,17 +47,5 @@ export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 
 const everyStatusListed: Exclude<DeliveryStatus, (typeof DELIVERY_STATUSES)[number]> extends never ? true : never = true;
 void everyStatusListed;
 
-/*
- * HAND-WRITTEN until the server documents the route: GET /v3/Webhook/{id}/stats (CONTRACT §9.3)
- * is being added on another branch. Once docs/openapi.json has it, replace this with its
- * generated schema (`Schemas['WebhookStatsV3View']` or whatever name it gets).
- */
-export interface WebhookStats {
-  since: string;
-  until: string;
-  deliveries: Record<DeliveryStatus, number>;
-  attempts: { total: number; succeeded: number; failed: number };
-  successRate: number | null;
-  latencyMs: { p50: number | null; p95: number | null };
-  buckets: Array<{ start: string; succeeded: number; failed: number }>;
-}
+/** GET /v3/Webhook/{id}/stats (CONTRACT §9.3). */
+export type WebhookStats = Schemas['WebhookStatsV3View'];

@@ -1,0 +1,49 @@
+import { round, scaled } from '../bench-support';
+import { batchRequests } from '../harness/load-job';
+import { runLoad, serverErrors } from '../harness/tools';
+import { Context, deliveryTimeoutMs } from './context';
+
+const DELIVERIES = () => scaled(100_000, 2_000);
+const CALLS = () => scaled(500, 50);
+const BATCH_SIZE = 1000;
+
+/**
+ * Figure 10: `GET /v3/Webhook/{id}/stats` over a webhook with DELIVERIES() delivered deliveries of
+ * the last 24 hours (on top of the earlier figures'), one call at a time, as a dashboard makes them.
+ */
+export async function webhookStats(ctx: Context): Promise<void> {
+  const total = DELIVERIES();
+  await ctx.receiver.reset();
+  const load = await runLoad(ctx.run, {
+    origin: ctx.server.url,
+    method: 'POST',
+    paths: ['/internal/events/batch'],
+    headers: ctx.internal,
+    body: { kind: 'batch', accountId: ctx.account.id, idPrefix: 'evt_stats_', size: BATCH_SIZE, total },
+    connections: 4,
+    loop: { kind: 'closed', requests: batchRequests(total, BATCH_SIZE) },
+  });
+  const delivered = await ctx.receiver.waitFor(load.accepted, deliveryTimeoutMs(total));
+  ctx.book('stats: deliveries', load, delivered);
+  const path = `/v3/Webhook/${ctx.webhookId}/stats`;
+  const stats = await ctx.server.call<{ deliveries: { succeeded: number }; attempts: { total: number } }>('GET', path, { 'api-key': ctx.account.apiKey }, undefined, 200);
+  const result = await runLoad(ctx.run, {
+    origin: ctx.server.url,
+    method: 'GET',
+    paths: [path],
+    headers: { 'api-key': ctx.account.apiKey },
+    body: { kind: 'none' },
+    connections: 1,
+    loop: { kind: 'closed', requests: CALLS() },
+    warmup: 20,
+  });
+  ctx.countErrors('stats calls', result);
+  ctx.add({
+    figure: 10,
+    name: 'GET /v3/Webhook/{id}/stats, p99, one call at a time',
+    value: result.p99,
+    unit: 'ms',
+    target: { kind: 'at-most', value: 50 },
+    note: `${stats.deliveries.succeeded} deliveries and ${stats.attempts.total} attempts in the window; p50 ${round(result.p50)} ms; ${CALLS()} calls, ${serverErrors(result)} answers 5xx or none`,
+  });
+}
