@@ -2,7 +2,7 @@ import type { Webhook } from '../api/types';
 import { STATS_POLL_INTERVAL_MS, usePolling } from '../api/use-polling';
 import { Link } from '../components/Link';
 import { latencyText, successRateText } from './stats-format';
-import { useWebhookStats } from './use-stats';
+import { statsVersion, useWebhookStats } from './use-stats';
 import { WebhookState } from './WebhookState';
 
 /** One webhook in the list: URL, state and why, health of the last 24 h, and the one-click enable / disable. */
@@ -17,7 +17,7 @@ export function WebhookCard({
   onEnable: () => void;
   onDisable: () => void;
 }) {
-  const stats = useWebhookStats(webhook.id);
+  const stats = useWebhookStats(webhook.id, statsVersion(webhook));
   usePolling(stats.reload, STATS_POLL_INTERVAL_MS);
   const shown = webhook.events.slice(0, 4);
   return (

@@ -4,8 +4,8 @@ import { latencyText, NO_FIGURE, successRateText } from './stats-format';
 import { useWebhookStats } from './use-stats';
 
 /** The last 24 hours of a webhook: success rate, latency, counts, and attempts per hour. */
-export function WebhookHealth({ webhookId }: { webhookId: string }) {
-  const stats = useWebhookStats(webhookId);
+export function WebhookHealth({ webhookId, version }: { webhookId: string; version: string }) {
+  const stats = useWebhookStats(webhookId, version);
   usePolling(stats.reload, STATS_POLL_INTERVAL_MS);
   const s = stats.data;
   return (

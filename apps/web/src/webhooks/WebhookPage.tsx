@@ -11,6 +11,7 @@ import { DeliveryLog } from './DeliveryLog';
 import { WebhookActions } from './WebhookActions';
 import { WebhookForm } from './WebhookForm';
 import { WebhookHealth } from './WebhookHealth';
+import { statsVersion } from './use-stats';
 import { WebhookState } from './WebhookState';
 
 /** One webhook, kept live: its state, settings and actions, its last 24 hours, then its delivery log. */
@@ -69,7 +70,7 @@ export function WebhookPage({ id, eventId }: { id: string; eventId?: string }) {
             onDeleted={() => navigate({ name: 'webhooks' })}
           />
           {editing ? <WebhookForm initial={w} submitLabel="Save changes" onSubmit={save} onCancel={() => setEditing(false)} /> : null}
-          <WebhookHealth webhookId={w.id} />
+          <WebhookHealth webhookId={w.id} version={statsVersion(w)} />
           <DeliveryLog webhookId={w.id} version={logVersion} eventId={eventId} />
         </>
       ) : webhook.loading ? (
