@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { AppConfig } from '../../config/load-config';
 import { APP_CONFIG } from '../../config/config.token';
-import { Clock, EventRetentionPeriod, OutboundHttp, SecretBox, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
+import { Clock, OutboundHttp, SecretBox, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
 import { AutomationObserver } from '../automations/src/automation-observer';
 import { AUTOMATION_STEP_TOPIC } from '../automations/src/automations.settings';
 import { DeliveryObserver } from '../event-webhooks/src/deliveries/delivery-observer';
 import { DELIVERY_TOPIC } from '../event-webhooks/src/deliveries/delivery-work';
+import { domainSettingsProviders } from './domain-settings';
 import { UndiciOutboundHttp } from './http/src';
 import { Metrics } from './metrics/metrics';
 import { PrometheusAutomationObserver } from './metrics/prometheus-automation-observer';
@@ -23,7 +24,8 @@ const USER_AGENT = 'WebhookServer/0.1.0';
 const QUEUE_TOPICS = [DELIVERY_TOPIC, AUTOMATION_STEP_TOPIC];
 
 /**
- * Binds every port to its adapter from the validated config; both apps import it once.
+ * Binds every port to its adapter, and provides every domain lib's settings, from the validated
+ * config; both apps import it once.
  * Storage is one TypeORM adapter (SQLite or MySQL by config); the queue is chosen in
  * createWorkQueue; outbound HTTP is undici with the address guard.
  */
@@ -39,12 +41,13 @@ export class InfrastructureModule implements OnApplicationShutdown {
   ) {}
 
   static forRoot(config: AppConfig): DynamicModule {
+    const settings = domainSettingsProviders(config);
     return {
       module: InfrastructureModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: Clock, useClass: SystemClock },
-        { provide: EventRetentionPeriod, useValue: new EventRetentionPeriod(config.retention.eventDays) },
+        ...settings,
         { provide: TypeormDatabase, useFactory: () => openDatabase(config.storage) },
         { provide: UnitOfWork, useFactory: (db: TypeormDatabase) => new TypeormUnitOfWork(db), inject: [TypeormDatabase] },
         {
@@ -81,7 +84,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         { provide: DeliveryObserver, useFactory: (metrics: Metrics) => new PrometheusDeliveryObserver(metrics), inject: [Metrics] },
         { provide: AutomationObserver, useFactory: (metrics: Metrics) => new PrometheusAutomationObserver(metrics), inject: [Metrics] },
       ],
-      exports: [APP_CONFIG, Clock, EventRetentionPeriod, Metrics, DeliveryObserver, AutomationObserver, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
+      exports: [APP_CONFIG, ...settings.map((p) => p.provide), Clock, Metrics, DeliveryObserver, AutomationObserver, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
     };
   }
 

@@ -14,7 +14,7 @@ import { TypeormUnitOfWork } from '../../../libs/adapters/typeorm/src/typeorm-un
 import { RunRetentionService } from '../../../libs/automations/src';
 import { EventRetentionService } from '../../../libs/event-webhooks/src';
 import { Clock, EventRetentionPeriod, StoredSecrets, SystemClock } from '../../../libs/kernel/src';
-import { SendStatusOptions, SendStatusRetentionService } from '../../../libs/send-status/src';
+import { SendStatusSettings, SendStatusRetentionService } from '../../../libs/send-status/src';
 
 /**
  * What CLI commands work with: the same domain services as the HTTP routes, over the same
@@ -44,7 +44,7 @@ export class CliContext {
     const lease = new TypeormJobLease(this.db);
     const uow = new TypeormUnitOfWork(this.db);
     const period = new EventRetentionPeriod(this.config.retention.eventDays);
-    const sendStatus = new SendStatusRetentionService(new TypeormSendRepository(this.db), lease, uow, this.clock, new SendStatusOptions(this.config.sendStatus.retentionDays));
+    const sendStatus = new SendStatusRetentionService(new TypeormSendRepository(this.db), lease, uow, this.clock, new SendStatusSettings(this.config.sendStatus.retentionDays));
     return {
       sendStatus: await sendStatus.purgeNow(),
       events: await new EventRetentionService(new TypeormEventRepository(this.db), new TypeormWebhookStatsRepository(this.db), lease, uow, this.clock, period).purgeNow(),

@@ -3,7 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import type { AppConfig } from '../../../config/load-config';
 import { AutomationsModule } from '../../automations/src';
 import { DeliverySweeperModule, EventWebhooksModule } from '../../event-webhooks/src';
-import { SendStatusRetentionModule } from '../../send-status/src/send-status.module';
+import { SendStatusRetentionModule } from '../../send-status/src';
 import { RetentionJob } from './retention.job';
 import { WorkerHost, WorkerHostSettings } from './worker-host';
 

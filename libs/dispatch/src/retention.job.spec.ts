@@ -5,7 +5,7 @@ import { EventRetentionService } from '../../event-webhooks/src';
 import { InMemoryDeliveryRepository, InMemoryEventRepository } from '../../event-webhooks/src/testing/in-memory-delivery.repository';
 import { InMemoryWebhookStatsRepository } from '../../event-webhooks/src/testing/in-memory-webhook-stats.repository';
 import { EventRetentionPeriod } from '../../kernel/src';
-import { SendStatusOptions } from '../../send-status/src/send-status.options';
+import { SendStatusSettings } from '../../send-status/src/send-status.settings';
 import { SendStatusRetentionService } from '../../send-status/src/send-status-retention.service';
 import { InMemoryJobLease, InMemorySendRepository, InMemoryUnitOfWork, ManualClock } from '../../send-status/src/testing/send-status.fakes';
 import { RetentionJob } from './retention.job';
@@ -28,7 +28,7 @@ describe(RetentionJob.name, () => {
     const uow = new InMemoryUnitOfWork([sends]);
     const period = new EventRetentionPeriod(30);
     sut = new RetentionJob(
-      new SendStatusRetentionService(sends, lease, uow, clock, new SendStatusOptions(365)),
+      new SendStatusRetentionService(sends, lease, uow, clock, new SendStatusSettings(365)),
       new EventRetentionService(events, new InMemoryWebhookStatsRepository(new InMemoryDeliveryRepository(events)), lease, uow, clock, period),
       new RunRetentionService(runs, lease, uow, clock, period),
     );

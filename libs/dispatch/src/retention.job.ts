@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { Cron } from '@nestjs/schedule';
 import { RunRetentionService } from '../../automations/src';
 import { EventRetentionService } from '../../event-webhooks/src';
-import { SendStatusRetentionService } from '../../send-status/src/send-status-retention.service';
+import { SendStatusRetentionService } from '../../send-status/src';
 
 interface Purge {
   label: string;

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import type { AppConfig } from '../../../config/load-config';
-import { APP_CONFIG } from '../../../config/config.token';
 import { Clock, EventPublisher, SecretBox, UnitOfWork, WorkQueue } from '../../kernel/src';
 import { EventCatalog } from './catalog/event-catalog';
 import { AttemptRecorder } from './deliveries/attempt-recorder';
 import { DeliveryObserver } from './deliveries/delivery-observer';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { EventFeedService } from './event-feed/event-feed.service';
-import { DeliverySweeper, DeliverySweeperSettings } from './deliveries/delivery-sweeper';
+import { DeliverySweeper } from './deliveries/delivery-sweeper';
 import { DeliveryWorker } from './deliveries/delivery.worker';
 import { DispatchLanes } from './deliveries/lanes';
 import { WebhookCache } from './deliveries/webhook-cache';
@@ -23,25 +21,11 @@ import { WebhooksService } from './webhooks/webhooks.service';
 /**
  * Event webhooks: the resource, the event intake (the kernel's EventPublisher, for any module
  * that emits account events) and the delivery worker (run by the dispatcher). Repositories,
- * queue, clock and HTTP come from the infrastructure module.
+ * queue, clock, HTTP and the settings come from the infrastructure module.
  */
 @Module({
   providers: [
     { provide: EventCatalog, useFactory: () => new EventCatalog() },
-    {
-      provide: EventWebhooksSettings,
-      useFactory: ({ delivery, secrets }: AppConfig) =>
-        new EventWebhooksSettings(
-          delivery.retryScheduleMs,
-          delivery.disableAfter,
-          delivery.allowPrivateTargets,
-          secrets.rotationGraceMs,
-          delivery.timeoutMs,
-          delivery.originConcurrency,
-          delivery.concurrency,
-        ),
-      inject: [APP_CONFIG],
-    },
     {
       provide: DispatchLanes,
       useFactory: (settings: EventWebhooksSettings, clock: Clock) =>
@@ -73,11 +57,6 @@ export class EventWebhooksModule {}
 /** The delivery sweeper, run by dispatchers (one at a time through its lease). */
 @Module({
   providers: [
-    {
-      provide: DeliverySweeperSettings,
-      useFactory: ({ delivery }: AppConfig) => new DeliverySweeperSettings(delivery.sweepIntervalMs, delivery.sweepAfterMs),
-      inject: [APP_CONFIG],
-    },
     DeliverySweeper,
   ],
   exports: [DeliverySweeper],

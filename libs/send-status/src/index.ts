@@ -4,7 +4,7 @@ export * from './send.repository';
 export * from './send-events';
 export * from './send-status.errors';
 export * from './send-status.input';
-export * from './send-status.options';
+export * from './send-status.settings';
 export * from './send-status.service';
 export * from './send-status-retention.service';
 export * from './send-status.module';

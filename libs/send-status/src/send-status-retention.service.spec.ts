@@ -1,4 +1,4 @@
-import { SendStatusOptions } from './send-status.options';
+import { SendStatusSettings } from './send-status.settings';
 import { SendStatusRetentionService } from './send-status-retention.service';
 import { InMemoryJobLease, InMemorySendRepository, InMemoryUnitOfWork, ManualClock } from './testing/send-status.fakes';
 
@@ -14,7 +14,7 @@ describe(SendStatusRetentionService.name, () => {
     clock = new ManualClock(new Date('2024-11-22T10:00:00.000Z'));
     sends = new InMemorySendRepository();
     lease = new InMemoryJobLease();
-    sut = new SendStatusRetentionService(sends, lease, new InMemoryUnitOfWork([sends]), clock, new SendStatusOptions(365));
+    sut = new SendStatusRetentionService(sends, lease, new InMemoryUnitOfWork([sends]), clock, new SendStatusSettings(365));
   });
 
   const seed = async (count: number, ageDays: number) => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, JobLease, LeasedPurge, UnitOfWork } from '../../kernel/src';
-import { SendStatusOptions } from './send-status.options';
+import { SendStatusSettings } from './send-status.settings';
 import { SendRepository } from './send.repository';
 
 const DAY_MS = 86_400_000;
@@ -19,7 +19,7 @@ export class SendStatusRetentionService {
     lease: JobLease,
     uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly options: SendStatusOptions,
+    private readonly options: SendStatusSettings,
   ) {
     this.purge = new LeasedPurge({ lease: SendStatusRetentionService.LEASE, deleteBatch: (limit) => this.sends.deleteCreatedBefore(this.cutoff(), limit) }, lease, uow, clock);
   }

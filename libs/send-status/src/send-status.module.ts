@@ -1,19 +1,13 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import type { AppConfig } from '../../../config/load-config';
-import { APP_CONFIG } from '../../../config/config.token';
 import { SendStatusRetentionService } from './send-status-retention.service';
-import { SendStatusOptions } from './send-status.options';
 import { SendStatusService } from './send-status.service';
 
 /**
  * The purge alone: what the dispatcher and the operator route need. Its ports (SendRepository,
- * JobLease, UnitOfWork, Clock) come from the global InfrastructureModule.
+ * JobLease, UnitOfWork, Clock) and settings come from the global InfrastructureModule.
  */
 @Module({
-  providers: [
-    SendStatusRetentionService,
-    { provide: SendStatusOptions, useFactory: (config: AppConfig) => new SendStatusOptions(config.sendStatus.retentionDays), inject: [APP_CONFIG] },
-  ],
+  providers: [SendStatusRetentionService],
   exports: [SendStatusRetentionService],
 })
 export class SendStatusRetentionModule {}

@@ -292,7 +292,7 @@ export const PRODUCER_EVENT_TYPES: readonly EventTypeDefinition[] = [
   },
 ];
 
-const webhookId = { type: 'string', pattern: '^wh_[A-Za-z0-9]+$', description: 'Identifier of the webhook this event is about' };
+const webhookId = { type: 'string', pattern: '^wh_[A-Za-z0-9]+$', description: 'Identifier of the webhook this event is about', examples: ['wh_01jd2x7q9m3k8p4r6t1v5w0y2z'] };
 const webhookUrl = { type: 'string', maxLength: 2048, description: 'URL of that webhook' };
 const failures = count('Consecutive failed attempts of that webhook');
 
