@@ -9,38 +9,7 @@ import {
   RecordedAttempt,
   ScheduledDelivery,
 } from '../deliveries/delivery.repository';
-import { eventKey, EventRepository, StoredEvent } from '../intake/event.repository';
-
-export class InMemoryEventRepository extends EventRepository {
-  /** By eventKey. */
-  private readonly stored = new Map<string, StoredEvent>();
-
-  async insertNew(events: StoredEvent[]) {
-    const inserted = new Set<string>();
-    for (const event of events) {
-      const key = eventKey(event);
-      if (this.stored.has(key)) continue;
-      this.stored.set(key, structuredClone(event));
-      inserted.add(key);
-    }
-    return inserted;
-  }
-
-  /** Events only: the deliveries of this fake live in InMemoryDeliveryRepository (the SQL adapter deletes both). */
-  async deleteCreatedBefore(cutoffSeconds: number, limit: number) {
-    const doomed = [...this.stored.entries()].filter(([, e]) => e.created < cutoffSeconds).sort(([, a], [, b]) => a.created - b.created).slice(0, limit);
-    for (const [key] of doomed) this.stored.delete(key);
-    return doomed.length;
-  }
-
-  find(accountId: number, id: string): StoredEvent | undefined {
-    return this.stored.get(eventKey({ accountId, id }));
-  }
-
-  get size(): number {
-    return this.stored.size;
-  }
-}
+import { InMemoryEventRepository } from './in-memory-event.repository';
 
 interface Row extends Delivery {
   claimToken: string | null;
@@ -55,6 +24,8 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     private readonly webhookVersion: (webhookId: string) => number | null = () => 0,
   ) {
     super();
+    events.deliveriesOf = (accountId, eventId) => [...this.rows.values()].filter((r) => r.accountId === accountId && r.eventId === eventId);
+    events.deleteDeliveries = (ids) => ids.forEach((id) => this.rows.delete(id));
   }
 
   async insertMany(deliveries: NewDelivery[]) {

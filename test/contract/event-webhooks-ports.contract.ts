@@ -1,0 +1,306 @@
+import { AttemptOutcome, Delivery, DeliveryRepository, EventRepository, NewDelivery, StoredEvent, Webhook, WebhookRepository, WebhookStatsRepository } from '../../libs/event-webhooks/src';
+import { newId } from '../../libs/kernel/src';
+
+/** The event-webhooks ports of one backend: the in-memory fakes or the SQL adapters on one database. */
+export interface EventWebhooksPorts {
+  webhooks: WebhookRepository;
+  events: EventRepository;
+  deliveries: DeliveryRepository;
+  stats: WebhookStatsRepository;
+  /** Runs `work` in one transaction (the fakes: at once). */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const HOUR = 3_600_000;
+const T0 = new Date('2026-11-24T10:00:00.000Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
+/**
+ * What the domain relies on from each event-webhooks port, run against every implementation: the
+ * in-memory fakes the unit tests use and the SQL adapters on SQLite and MariaDB. A fake that
+ * answers differently from the adapters fails here, not in a unit test that trusted it.
+ */
+export function describeEventWebhooksPorts(name: string, open: () => Promise<EventWebhooksPorts | null>): void {
+  describe(`event-webhooks ports (${name})`, () => {
+    let ports: EventWebhooksPorts | null;
+    let nextAccount = 1000;
+
+    beforeAll(async () => {
+      ports = await open();
+    });
+    afterAll(async () => {
+      await ports?.close();
+    });
+    const p = () => ports!;
+    const skip = () => ports === null;
+
+    const webhook = (accountId: number, overrides: Partial<Webhook> = {}): Webhook => ({
+      id: newId('wh', T0.getTime()),
+      accountId,
+      url: 'https://hooks.example.com/in',
+      events: ['email.delivered'],
+      description: null,
+      state: 'enabled',
+      apiVersion: 'v3',
+      consecutiveFailures: 0,
+      disabledAt: null,
+      disabledReason: null,
+      createdAt: T0,
+      updatedAt: T0,
+      sealedSecret: 'sealed-1',
+      sealedPreviousSecret: null,
+      previousSecretExpiresAt: null,
+      ...overrides,
+    });
+    const event = (accountId: number, created = Math.floor(T0.getTime() / 1000), id = newId('evt', T0.getTime())): StoredEvent => ({
+      id,
+      accountId,
+      type: 'email.delivered',
+      created,
+      receivedAt: T0,
+      bodies: { v3: `{"id":"${id}","apiVersion":"v3"}`, v2: `{"id":"${id}","apiVersion":"v2"}` },
+    });
+    const newDelivery = (w: Webhook, e: StoredEvent, overrides: Partial<NewDelivery> = {}): NewDelivery => ({
+      id: newId('del', (overrides.createdAt ?? T0).getTime()),
+      webhookId: w.id,
+      accountId: w.accountId,
+      eventId: e.id,
+      eventType: e.type,
+      apiVersion: w.apiVersion,
+      status: 'pending',
+      nextAttemptAt: T0,
+      createdAt: T0,
+      retryStep: 0,
+      seq: 0,
+      attemptCount: 0,
+      test: false,
+      ...overrides,
+    });
+    /** A fresh account with one webhook. */
+    const setUp = async (overrides: Partial<Webhook> = {}) => {
+      const w = webhook(++nextAccount, overrides);
+      expect(await p().webhooks.insertWithinLimit(w, 20)).toBe(true);
+      return w;
+    };
+    /** An event and its delivery to `w`, stored. */
+    const stored = async (w: Webhook, overrides: Partial<NewDelivery> = {}, created?: number): Promise<NewDelivery> => {
+      const e = event(w.accountId, created);
+      await p().events.insertNew([e]);
+      const d = newDelivery(w, e, overrides);
+      await p().deliveries.insertMany([d]);
+      return d;
+    };
+    const find = async (w: Webhook, id: string): Promise<Delivery> => (await p().deliveries.findForWebhook(w.id, id))!;
+    const outcome = (status: AttemptOutcome['status'], nextAttemptAt: Date | null = null, retryStep = 0): AttemptOutcome => ({ status, nextAttemptAt, retryStep });
+    const attempt = (httpStatus: number) => ({ at: T0, durationMs: 12, httpStatus, error: null, responseBody: 'ok', requestHeaders: { 'content-type': 'application/json' } });
+
+    describe('WebhookRepository', () => {
+      it('inserts within the per-account limit only, finds by account, lists oldest first', async () => {
+        if (skip()) return;
+        const accountId = ++nextAccount;
+        const first = webhook(accountId, { id: newId('wh', T0.getTime()) });
+        const second = webhook(accountId, { id: newId('wh', T0.getTime() + 1) });
+        expect(await p().webhooks.insertWithinLimit(first, 2)).toBe(true);
+        expect(await p().webhooks.insertWithinLimit(second, 2)).toBe(true);
+        expect(await p().webhooks.insertWithinLimit(webhook(accountId), 2)).toBe(false);
+        expect(await p().webhooks.insertWithinLimit(webhook(accountId + 500), 2)).toBe(true);
+        expect((await p().webhooks.listForAccount(accountId)).map((w) => w.id)).toEqual([first.id, second.id]);
+        expect(await p().webhooks.findForAccount(accountId, first.id)).toEqual(first);
+        expect(await p().webhooks.findForAccount(accountId + 1, first.id)).toBeNull();
+        expect(await p().webhooks.findById(second.id)).toEqual(second);
+      });
+
+      it('disables once, recording why; enable clears the reason and the failure counter', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: w.id, failures: 3, reset: false }]));
+        expect(await p().webhooks.disable(w.id, at(1), 'consecutive_failures')).toBe(true);
+        expect(await p().webhooks.disable(w.id, at(2), 'manual')).toBe(false);
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ state: 'disabled', disabledAt: at(1), disabledReason: 'consecutive_failures', consecutiveFailures: 3 });
+        await p().webhooks.enable(w.id, at(3));
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ state: 'enabled', disabledAt: null, disabledReason: null, consecutiveFailures: 0, updatedAt: at(3) });
+      });
+
+      it('adds failures to the counter, restarts it after a success, and reports the webhooks that failed', async () => {
+        if (skip()) return;
+        const a = await setUp();
+        const b = await setUp();
+        const first = await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: a.id, failures: 2, reset: false }, { webhookId: b.id, failures: 1, reset: false }]));
+        expect(first.get(a.id)).toEqual({ consecutiveFailures: 2, state: 'enabled' });
+        const second = await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: a.id, failures: 1, reset: true }, { webhookId: b.id, failures: 4, reset: false }]));
+        expect(second.get(a.id)).toEqual({ consecutiveFailures: 1, state: 'enabled' });
+        expect(second.get(b.id)).toEqual({ consecutiveFailures: 5, state: 'enabled' });
+        await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: a.id, failures: 0, reset: true }]));
+        expect((await p().webhooks.findById(a.id))!.consecutiveFailures).toBe(0);
+        expect((await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: 'wh_gone', failures: 1, reset: false }]))).size).toBe(0);
+      });
+
+      it('replaces a secret only over the one the caller read; settings change; delete removes it', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        expect(await p().webhooks.replaceSecret(w.id, 'sealed-2', 'sealed-1', at(HOUR), at(1))).toBe(true);
+        expect(await p().webhooks.replaceSecret(w.id, 'sealed-3', 'sealed-1', at(HOUR), at(2))).toBe(false);
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ sealedSecret: 'sealed-2', sealedPreviousSecret: 'sealed-1', previousSecretExpiresAt: at(HOUR) });
+        await p().webhooks.updateSettings(w.id, { url: 'https://other.example.com/x', events: ['email.bounced'], description: 'd', updatedAt: at(5) });
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ url: 'https://other.example.com/x', events: ['email.bounced'], description: 'd', updatedAt: at(5) });
+        await p().webhooks.delete(w.id);
+        expect(await p().webhooks.findById(w.id)).toBeNull();
+      });
+    });
+
+    describe('EventRepository', () => {
+      it('inserts an event id once per account, and reports which it inserted', async () => {
+        if (skip()) return;
+        const accountId = ++nextAccount;
+        const e = event(accountId);
+        const sameIdElsewhere = { ...event(accountId + 1), id: e.id };
+        expect(await p().events.insertNew([e])).toEqual(new Set([`${accountId}/${e.id}`]));
+        const again = await p().events.insertNew([e, sameIdElsewhere]);
+        expect(again).toEqual(new Set([`${accountId + 1}/${e.id}`]));
+      });
+
+      it('purges old events with their deliveries, oldest first, but keeps one still owed a delivery', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const old = Math.floor(T0.getTime() / 1000) - 40 * 86_400;
+        const settled = await stored(w, { status: 'succeeded', nextAttemptAt: null }, old);
+        const owed = await stored(w, { status: 'retrying', nextAttemptAt: at(HOUR) }, old);
+        const recent = await stored(w, { status: 'succeeded', nextAttemptAt: null });
+        let removed = 0;
+        for (let n = -1; n !== 0; removed += n) n = await p().transaction(() => p().events.deleteCreatedBefore(old + 1, 1000));
+        expect(removed).toBeGreaterThanOrEqual(1);
+        expect(await p().deliveries.findForWebhook(w.id, settled.id)).toBeNull();
+        expect(await p().deliveries.findForWebhook(w.id, owed.id)).not.toBeNull();
+        expect(await p().deliveries.findForWebhook(w.id, recent.id)).not.toBeNull();
+      });
+    });
+
+    describe('DeliveryRepository', () => {
+      it('lists newest first, by status, a page before an id; hands each its body of its family', async () => {
+        if (skip()) return;
+        const w = await setUp({ apiVersion: 'v2' });
+        const a = await stored(w, { id: newId('del', T0.getTime() + 1) });
+        const b = await stored(w, { id: newId('del', T0.getTime() + 2), status: 'failed', nextAttemptAt: null });
+        const c = await stored(w, { id: newId('del', T0.getTime() + 3) });
+        expect((await p().deliveries.listForWebhook(w.id, { limit: 10 })).map((d) => d.id)).toEqual([c.id, b.id, a.id]);
+        expect((await p().deliveries.listForWebhook(w.id, { limit: 10, status: 'failed' })).map((d) => d.id)).toEqual([b.id]);
+        expect((await p().deliveries.listForWebhook(w.id, { limit: 1, beforeId: c.id })).map((d) => d.id)).toEqual([b.id]);
+        const [job] = await p().deliveries.findForDispatch([a.id, 'del_missing']);
+        expect(job.delivery).toMatchObject({ id: a.id, status: 'pending', seq: 0, attemptCount: 0, apiVersion: 'v2', test: false });
+        expect(job.body).toBe(`{"id":"${a.eventId}","apiVersion":"v2"}`);
+      });
+
+      it('claims a due waiting delivery at its seq once while the lease lasts', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const d = await stored(w);
+        const later = await stored(w, { nextAttemptAt: at(HOUR) });
+        expect((await p().deliveries.claimMany([{ id: d.id, seq: 1 }], at(1), at(60_000), 'stale-seq')).size).toBe(0);
+        expect([...(await p().deliveries.claimMany([{ id: d.id, seq: 0 }, { id: later.id, seq: 0 }], at(1), at(60_000), 'first')).keys()]).toEqual([d.id]);
+        expect((await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(2), at(60_000), 'second')).size).toBe(0);
+        // the lease ran out: another dispatcher may take it
+        expect([...(await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(60_001), at(120_000), 'third')).keys()]).toEqual([d.id]);
+      });
+
+      it('records an attempt with its outcome: seq and count up, claim released, the attempt listed', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const d = await stored(w);
+        await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(1), at(60_000), 'token');
+        await p().transaction(() =>
+          p().deliveries.recordAttempts([{ deliveryId: d.id, webhookId: w.id, accountId: w.accountId, attemptNo: 1, attempt: attempt(500), outcome: outcome('retrying', at(10_000), 1) }]),
+        );
+        const after = await find(w, d.id);
+        expect(after).toMatchObject({ status: 'retrying', nextAttemptAt: at(10_000), retryStep: 1, seq: 1, attemptCount: 1, claimedUntil: null });
+        expect(after.attempts).toEqual([attempt(500)]);
+        // the retry is claimable at seq 1 once due, not before
+        expect((await p().deliveries.claimMany([{ id: d.id, seq: 1 }], at(5_000), at(60_000), 't2')).size).toBe(0);
+        expect((await p().deliveries.claimMany([{ id: d.id, seq: 1 }], at(10_000), at(70_000), 't2')).size).toBe(1);
+      });
+
+      it('settles an unclaimed waiting delivery at its seq only', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const d = await stored(w);
+        expect(await p().deliveries.settle(d.id, 1, 'skipped', at(1))).toBe(false);
+        await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(1), at(60_000), 'token');
+        expect(await p().deliveries.settle(d.id, 0, 'skipped', at(2))).toBe(false);
+        expect(await p().deliveries.settle(d.id, 0, 'cancelled', at(60_001))).toBe(true);
+        expect(await find(w, d.id)).toMatchObject({ status: 'cancelled', nextAttemptAt: null });
+        expect(await p().deliveries.settle(d.id, 0, 'skipped', at(60_002))).toBe(false);
+      });
+
+      it('schedules one more attempt now: a final delivery back to pending, never while it is being attempted', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const failed = await stored(w, { status: 'failed', nextAttemptAt: null, retryStep: 3 });
+        const busy = await stored(w);
+        await p().deliveries.claimMany([{ id: busy.id, seq: 0 }], at(1), at(60_000), 'token');
+        expect(await p().deliveries.scheduleNow(failed.id, at(5), 7)).toEqual({ id: failed.id, seq: 1, nextAttemptAt: at(5) });
+        expect(await find(w, failed.id)).toMatchObject({ status: 'pending', retryStep: 7, seq: 1, nextAttemptAt: at(5) });
+        expect(await p().deliveries.scheduleNow(busy.id, at(5), 7)).toBeNull();
+        const cancelled = await stored(w, { status: 'cancelled', nextAttemptAt: null });
+        expect(await p().deliveries.scheduleNow(cancelled.id, at(5), 7)).toBeNull();
+      });
+
+      it('recovers failed and skipped deliveries created since a time, in id order, a batch at a time', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const before = await stored(w, { status: 'failed', nextAttemptAt: null, createdAt: at(-HOUR) });
+        const one = await stored(w, { id: newId('del', T0.getTime() + 1), status: 'failed', nextAttemptAt: null });
+        const two = await stored(w, { id: newId('del', T0.getTime() + 2), status: 'skipped', nextAttemptAt: null });
+        await stored(w, { id: newId('del', T0.getTime() + 3), status: 'succeeded', nextAttemptAt: null });
+        const first = await p().deliveries.recover(w.id, T0, '', at(10), 1);
+        expect(first).toEqual([{ id: one.id, seq: 1, nextAttemptAt: at(10) }]);
+        expect((await p().deliveries.recover(w.id, T0, one.id, at(10), 10)).map((d) => d.id)).toEqual([two.id]);
+        expect(await find(w, two.id)).toMatchObject({ status: 'pending', retryStep: 0 });
+        expect(await find(w, before.id)).toMatchObject({ status: 'failed' });
+      });
+
+      it('reschedules waiting deliveries long past due and unclaimed, bumping seq; abandons; settles the waiting ones of a webhook', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const stale = await stored(w, { nextAttemptAt: at(-10 * 60_000) });
+        const fresh = await stored(w, { nextAttemptAt: at(-1_000) });
+        const rescheduled = await p().deliveries.rescheduleStale(at(-60_000), T0, 100);
+        expect(rescheduled.filter((d) => [stale.id, fresh.id].includes(d.id))).toEqual([{ id: stale.id, seq: 1, nextAttemptAt: T0 }]);
+        expect(await p().deliveries.abandon(stale.id)).toBe(true);
+        expect(await find(w, stale.id)).toMatchObject({ status: 'failed', nextAttemptAt: null });
+        expect(await p().deliveries.abandon(stale.id)).toBe(false);
+        await stored(w, { status: 'retrying', nextAttemptAt: at(HOUR) });
+        expect(await p().deliveries.settleWaiting(w.id, 'skipped')).toBe(2);
+        expect(await find(w, fresh.id)).toMatchObject({ status: 'skipped', nextAttemptAt: null });
+      });
+    });
+
+    describe('WebhookStatsRepository', () => {
+      it('adds to counters per hour and latency bucket, and reads them from an hour on', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const row = (hourStart: number, latencyBucket: number, succeeded: number, failed: number) => ({ webhookId: w.id, hourStart, latencyBucket, succeeded, failed });
+        const h0 = T0.getTime();
+        await p().transaction(() => p().stats.add([row(h0 - HOUR, 40, 1, 0), row(h0, 40, 2, 1), row(h0, 55, 0, 1)]));
+        await p().transaction(() => p().stats.add([row(h0, 40, 3, 0)]));
+        const read = await p().stats.read(w.id, h0);
+        expect(read.sort((a, b) => a.latencyBucket - b.latencyBucket)).toEqual([row(h0, 40, 5, 1), row(h0, 55, 0, 1)]);
+        expect(await p().stats.read(w.id, h0 - HOUR)).toHaveLength(3);
+        expect(await p().stats.purgeBefore(h0, 100)).toBe(1);
+        await p().stats.deleteForWebhook(w.id);
+        expect(await p().stats.read(w.id, 0)).toEqual([]);
+      });
+
+      it('counts the deliveries of a webhook created at or after a time, by status, to the millisecond', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const other = await setUp();
+        await stored(w, { id: newId('del', T0.getTime() - 1), createdAt: at(-1) });
+        await stored(w, { id: newId('del', T0.getTime()), createdAt: T0 });
+        await stored(w, { id: newId('del', T0.getTime() + 5), createdAt: at(5), status: 'failed', nextAttemptAt: null });
+        await stored(other, { createdAt: at(5) });
+        expect(await p().stats.countDeliveries(w.id, T0)).toEqual({ pending: 1, failed: 1 });
+        expect(await p().stats.countDeliveries(w.id, at(6))).toEqual({});
+      });
+    });
+  });
+}
