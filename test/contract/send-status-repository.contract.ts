@@ -6,10 +6,14 @@ import { TypeormUnitOfWork } from '../../libs/adapters/typeorm/src/typeorm-unit-
 import { TypeormSendRepository } from '../../libs/adapters/typeorm/src/send-status/typeorm-send.repository';
 import { TypeormJobLease } from '../../libs/adapters/typeorm/src/job-lease/typeorm-job-lease';
 import { TypeormAccountRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
-import { NewSend, SendStatusService, statusRank } from '../../libs/send-status/src';
+import { NewSend, SendRepository, SendStatusService, statusRank } from '../../libs/send-status/src';
+import { InMemoryJobLease } from '../../libs/send-status/src/testing/send-status.fakes';
 
 export interface SendStorageHandle {
-  db: TypeormDatabase;
+  /** The database of the SQL adapter; null when `repository` is a fake. */
+  db: TypeormDatabase | null;
+  /** The repository under test; default the SQL adapter on `db`. */
+  repository?: SendRepository;
   /** A second, independent connection to the same database (another process, in effect). */
   openSecond(): Promise<TypeormDatabase>;
   close(): Promise<void>;
@@ -27,18 +31,20 @@ class RecordingPublisher extends EventPublisher {
 const DAY = 86_400_000;
 
 /**
- * The storage contract of send status and job leases, run against every database the TypeORM
- * adapter supports (SQLite and MariaDB) by send-status-repository.int-spec.ts.
+ * The storage contract of send status and job leases, run by send-status-repository.int-spec.ts
+ * against the in-memory fakes and every database the TypeORM adapter supports (SQLite and
+ * MariaDB); the cases about concurrent connections and the stored rows run on the databases only.
  */
 export function describeSendRepositoryContract(name: string, open: () => Promise<SendStorageHandle | null>): void {
   describe(`send-status storage (${name})`, () => {
     let handle: SendStorageHandle | null;
-    let sut: TypeormSendRepository;
+    let sut: SendRepository;
+    const tx = <T>(work: () => Promise<T>): Promise<T> => (handle?.db ? handle.db.transaction(work) : work());
     const findOne = async (accountId: number, id: string) => (await sut.findForAccounts([{ accountId, id }]))[0];
 
     beforeAll(async () => {
       handle = await open();
-      if (handle) sut = new TypeormSendRepository(handle.db);
+      if (handle) sut = handle.repository ?? new TypeormSendRepository(handle.db!);
     });
     afterAll(async () => {
       await handle?.close();
@@ -71,7 +77,7 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
     });
 
     it('hands out distinct idSending values, also to concurrent inserts from two connections', async () => {
-      if (!handle) return;
+      if (!handle?.db) return;
       const second = new TypeormSendRepository(await handle.openSecond());
       const ids = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? sut : second).insert(send())));
       expect(new Set(ids).size).toBe(60);
@@ -159,18 +165,19 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
         await sut.appendHistory([entry(s.id, 'queued', s.createdAt.getTime(), 'k')]);
       }
       // Earlier tests' sends are young too; only these five are old.
-      expect(await handle.db.transaction(() => sut.deleteCreatedBefore(cutoff, 2))).toBe(2);
-      expect(await handle.db.transaction(() => sut.deleteCreatedBefore(cutoff, 2))).toBe(2);
-      expect(await handle.db.transaction(() => sut.deleteCreatedBefore(cutoff, 2))).toBe(1);
+      expect(await tx(() => sut.deleteCreatedBefore(cutoff, 2))).toBe(2);
+      expect(await tx(() => sut.deleteCreatedBefore(cutoff, 2))).toBe(2);
+      expect(await tx(() => sut.deleteCreatedBefore(cutoff, 2))).toBe(1);
       expect(await sut.deleteCreatedBefore(cutoff, 2)).toBe(0);
       for (const s of old) expect(await findOne(1, s.id)).toBeNull();
       expect(await findOne(1, young.id)).not.toBeNull();
+      if (!handle.db) return;
       const [{ n }] = await handle.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM send_history WHERE send_id IN (${old.map(() => '?').join(', ')})`, old.map((s) => s.id));
       expect(Number(n)).toBe(0);
     });
 
     it('applies concurrent reports of one send to the right final state with one final event', async () => {
-      if (!handle) return;
+      if (!handle?.db) return;
       const accounts: AccountRepository = new TypeormAccountRepository(handle.db);
       const account = await accounts.create(`Acme ${randomBytes(3).toString('hex')}`, new Date());
       const publisher = new RecordingPublisher();
@@ -199,7 +206,7 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
     describe('job lease', () => {
       let lease: JobLease;
       beforeAll(() => {
-        if (handle) lease = new TypeormJobLease(handle.db);
+        if (handle) lease = handle.db ? new TypeormJobLease(handle.db) : new InMemoryJobLease();
       });
       const name = () => `test-${randomBytes(4).toString('hex')}`;
 
@@ -219,7 +226,7 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
       });
 
       it('lets exactly one of many concurrent contenders win, across connections', async () => {
-        if (!handle) return;
+        if (!handle?.db) return;
         const job = name();
         const other = new TypeormJobLease(await handle.openSecond());
         const t = new Date();

@@ -5,6 +5,7 @@ import { openDatabase } from '../../libs/adapters/typeorm/src/data-source.factor
 import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
 import { createMysqlDatabase } from '../support/databases';
 import { profileAvailable } from '../support/test-app';
+import { InMemorySendRepository } from '../../libs/send-status/src/testing/send-status.fakes';
 import { describeSendRepositoryContract, SendStorageHandle } from './send-status-repository.contract';
 
 async function handleFor(open: () => Promise<TypeormDatabase>, cleanup: () => Promise<void>, separateSecond: boolean): Promise<SendStorageHandle> {
@@ -23,6 +24,13 @@ async function handleFor(open: () => Promise<TypeormDatabase>, cleanup: () => Pr
     },
   };
 }
+
+describeSendRepositoryContract('in-memory fakes', async () => ({
+  db: null,
+  repository: new InMemorySendRepository(),
+  openSecond: () => Promise.reject(new Error('the fakes have no second connection')),
+  close: async () => undefined,
+}));
 
 describeSendRepositoryContract('sqlite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wh-send-status-'));
