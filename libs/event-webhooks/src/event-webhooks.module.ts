@@ -6,7 +6,7 @@ import { DeliveryObserver } from './deliveries/delivery-observer';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { EventFeedService } from './event-feed/event-feed.service';
 import { DeliverySweeper } from './deliveries/delivery-sweeper';
-import { DeliveryWorker } from './deliveries/delivery.worker';
+import { DeliveryHandler } from './deliveries/delivery.handler';
 import { DispatchLanes } from './deliveries/lanes';
 import { WebhookCache } from './deliveries/webhook-cache';
 import { EventWebhooksSettings } from './event-webhooks.settings';
@@ -20,7 +20,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
 
 /**
  * Event webhooks: the resource, the event intake (the kernel's EventPublisher, for any module
- * that emits account events) and the delivery worker (run by the dispatcher). Repositories,
+ * that emits account events) and the delivery handler (run by the dispatcher). Repositories,
  * queue, clock, HTTP and the settings come from the infrastructure module.
  */
 @Module({
@@ -47,10 +47,10 @@ import { WebhooksService } from './webhooks/webhooks.service';
     WebhooksService,
     EventFeedService,
     WebhookStatsService,
-    DeliveryWorker,
+    DeliveryHandler,
     EventRetentionService,
   ],
-  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, WebhookStatsService, DeliveryWorker, EventRetentionService],
+  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, WebhookStatsService, DeliveryHandler, EventRetentionService],
 })
 export class EventWebhooksModule {}
 

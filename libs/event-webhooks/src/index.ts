@@ -9,7 +9,7 @@ export * from './webhooks/webhooks.service';
 export * from './deliveries/delivery';
 export * from './deliveries/delivery.repository';
 export * from './deliveries/delivery-work';
-export * from './deliveries/delivery.worker';
+export * from './deliveries/delivery.handler';
 export * from './deliveries/delivery-observer';
 export * from './deliveries/lanes';
 export * from './deliveries/delivery-sweeper';

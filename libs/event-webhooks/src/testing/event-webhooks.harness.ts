@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
-import { DeliveryWorker } from '../deliveries/delivery.worker';
+import { DeliveryHandler } from '../deliveries/delivery.handler';
 import { AttemptRecorder } from '../deliveries/attempt-recorder';
 import { AttemptReport, DeliveryObserver, DisableReport } from '../deliveries/delivery-observer';
 import { DispatchLanes } from '../deliveries/lanes';
@@ -48,7 +48,7 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
   const lanes = new DispatchLanes({ perOrigin: settings.originConcurrency, firstAttempts: settings.concurrency, retries: settings.concurrency }, () => clock.nowMs());
   const recorder = new AttemptRecorder(deliveries, webhooks, queue, uow, clock, settings, observer, notices, stats);
   const statsService = new WebhookStatsService(webhooks, stats, clock);
-  const worker = new DeliveryWorker(deliveries, new WebhookCache(webhooks, secretBox), http, lanes, recorder, clock, settings, observer);
+  const worker = new DeliveryHandler(deliveries, new WebhookCache(webhooks, secretBox), http, lanes, recorder, clock, settings, observer);
   return { observer, settings, clock, uow, queue, http, accounts, webhooks, events, deliveries, secretBox, catalog, intake, notices, service, recorder, stats, statsService, worker, lanes };
 }
 

@@ -35,7 +35,7 @@ interface Claim {
  * outcomes are recorded in batches by the AttemptRecorder.
  */
 @Injectable()
-export class DeliveryWorker extends WorkHandler {
+export class DeliveryHandler extends WorkHandler {
   readonly topic = DELIVERY_TOPIC;
   /**
    * Far more than the calls in flight: items wait in their lanes without holding a call's place, so

@@ -2,13 +2,13 @@ import { ReceivedWork, WorkItem } from '../../../kernel/src';
 import { isValid, isValidStandardWebhook, parseSignatureHeader } from '../../../signing/src';
 import { eventWebhooksHarness, EventWebhooksHarness } from '../testing/event-webhooks.harness';
 import { DELIVERY_TOPIC } from './delivery-work';
-import { DeliveryWorker } from './delivery.worker';
+import { DeliveryHandler } from './delivery.handler';
 
 const delivered = { email: 'jane@example.com', idSending: 1001, sendingType: 1, diagCode: '250 2.0.0 OK', deliveredAt: '2025-11-22T02:00:00.000Z' };
 
-describe(DeliveryWorker.name, () => {
+describe(DeliveryHandler.name, () => {
   let h: EventWebhooksHarness;
-  let sut: DeliveryWorker;
+  let sut: DeliveryHandler;
   let acme: number;
 
   const setUp = async (settings: Parameters<typeof eventWebhooksHarness>[0] = {}) => {
