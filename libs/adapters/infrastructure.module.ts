@@ -6,6 +6,8 @@ import { AutomationObserver } from '../automations/src/automation-observer';
 import { AUTOMATION_STEP_TOPIC } from '../automations/src/automations.settings';
 import { DeliveryObserver } from '../event-webhooks/src/deliveries/delivery-observer';
 import { DELIVERY_TOPIC } from '../event-webhooks/src/deliveries/delivery-work';
+import { DeliveryRepository } from '../event-webhooks/src/deliveries/delivery.repository';
+import { WebhookRepository } from '../event-webhooks/src/webhooks/webhook.repository';
 import { domainSettingsProviders } from './domain-settings';
 import { UndiciOutboundHttp } from './http/src';
 import { Metrics } from './metrics/metrics';
@@ -74,12 +76,12 @@ export class InfrastructureModule implements OnApplicationShutdown {
         {
           // One Prometheus registry per app (API and dispatcher alike), with the storage gauges.
           provide: Metrics,
-          useFactory: (db: TypeormDatabase, clock: Clock) => {
+          useFactory: (clock: Clock, queue: WorkQueue, deliveries: DeliveryRepository, webhooks: WebhookRepository) => {
             const metrics = new Metrics();
-            registerStorageGauges(metrics, db, clock, { queueTable: config.queue.kind === 'nats' ? 'outbox' : 'work_items', topics: QUEUE_TOPICS });
+            registerStorageGauges(metrics, clock, { queue, deliveries, webhooks, topics: QUEUE_TOPICS });
             return metrics;
           },
-          inject: [TypeormDatabase, Clock],
+          inject: [Clock, WorkQueue, DeliveryRepository, WebhookRepository],
         },
         { provide: DeliveryObserver, useFactory: (metrics: Metrics) => new PrometheusDeliveryObserver(metrics), inject: [Metrics] },
         { provide: AutomationObserver, useFactory: (metrics: Metrics) => new PrometheusAutomationObserver(metrics), inject: [Metrics] },

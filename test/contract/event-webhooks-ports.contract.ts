@@ -274,6 +274,22 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
       });
     });
 
+    describe("operators' gauges", () => {
+      it('count waiting deliveries by status with the oldest due time, and disabled webhooks', async () => {
+        if (skip()) return;
+        const before = await p().deliveries.waitingSummary();
+        const disabledBefore = await p().webhooks.countDisabled();
+        const w = await setUp({ state: 'disabled', disabledAt: T0, disabledReason: 'manual' });
+        await stored(w, { nextAttemptAt: at(-7 * HOUR) });
+        await stored(w, { status: 'retrying', nextAttemptAt: at(HOUR) });
+        await stored(w, { status: 'succeeded', nextAttemptAt: null });
+        const after = await p().deliveries.waitingSummary();
+        expect([after.pending - before.pending, after.retrying - before.retrying]).toEqual([1, 1]);
+        expect(after.oldestDueAt!.getTime()).toBeLessThanOrEqual(at(-7 * HOUR).getTime());
+        expect(await p().webhooks.countDisabled()).toBe(disabledBefore + 1);
+      });
+    });
+
     describe('WebhookStatsRepository', () => {
       it('adds to counters per hour and latency bucket, and reads them from an hour on', async () => {
         if (skip()) return;

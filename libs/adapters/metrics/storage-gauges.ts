@@ -1,25 +1,28 @@
 import { Gauge } from 'prom-client';
-import type { Clock } from '../../kernel/src';
-import { QUEUE_TABLES } from '../typeorm/src/queue-tables';
-import type { TypeormDatabase } from '../typeorm/src/typeorm-database';
+import type { DeliveryRepository } from '../../event-webhooks/src/deliveries/delivery.repository';
+import type { WebhookRepository } from '../../event-webhooks/src/webhooks/webhook.repository';
+import type { Clock, WorkQueue } from '../../kernel/src';
 import type { Metrics } from './metrics';
 
 /** A scrape waits this long at most for the database; past it, the gauges keep their last values. */
 const SCRAPE_QUERY_TIMEOUT_MS = 2000;
 
 
-/**
- * Gauges computed at scrape time from the database, one small query each, all answered from
- * indexes: queue depth and age of the oldest due item per table and topic, the outbox backlog,
- * waiting deliveries by status, disabled webhooks. A failing or slow database leaves the last values.
- */
-export interface QueueGaugeOptions {
-  /** The table the queue in use fills: its topics are exported at 0 while empty, so the series never vanish. */
-  queueTable: (typeof QUEUE_TABLES)[number];
+/** Where the gauges read from: the ports, never the tables behind them. */
+export interface GaugeSources {
+  queue: WorkQueue;
+  deliveries: DeliveryRepository;
+  webhooks: WebhookRepository;
+  /** Topics exported at 0 while empty, so their series never vanish. */
   topics: readonly string[];
 }
 
-export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clock: Clock, queue: QueueGaugeOptions): void {
+/**
+ * Gauges computed at scrape time through the ports, one small query each: queue depth and age of
+ * the oldest due item per store and topic, the outbox backlog, waiting deliveries by status,
+ * disabled webhooks. A failing or slow source leaves the last values.
+ */
+export function registerStorageGauges(metrics: Metrics, clock: Clock, sources: GaugeSources): void {
   const registers = [metrics.registry];
   let pending: Promise<Snapshot | null> | null = null;
   let lastAt = 0;
@@ -28,7 +31,7 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
     const now = clock.nowMs();
     if (!pending || now - lastAt > 500) {
       lastAt = now;
-      pending = withTimeout(readSnapshot(db, now), SCRAPE_QUERY_TIMEOUT_MS).catch(() => null);
+      pending = withTimeout(readSnapshot(sources, now), SCRAPE_QUERY_TIMEOUT_MS).catch(() => null);
     }
     return pending;
   };
@@ -42,8 +45,8 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
       const s = await snapshot();
       if (!s) return;
       this.reset();
-      for (const topic of queue.topics) this.set({ table: queue.queueTable, topic }, 0);
-      for (const row of s.queues) this.set({ table: row.table, topic: row.topic }, row.count);
+      for (const topic of sources.topics) this.set({ table: s.store, topic }, 0);
+      for (const row of s.queues) this.set({ table: s.store, topic: row.topic }, row.count);
     },
   });
   new Gauge({
@@ -55,8 +58,8 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
       const s = await snapshot();
       if (!s) return;
       this.reset();
-      for (const topic of queue.topics) this.set({ table: queue.queueTable, topic }, 0);
-      for (const row of s.queues) this.set({ table: row.table, topic: row.topic }, row.oldestDueAgeSeconds);
+      for (const topic of sources.topics) this.set({ table: s.store, topic }, 0);
+      for (const row of s.queues) this.set({ table: s.store, topic: row.topic }, row.oldestDueAgeSeconds);
     },
   });
   new Gauge({
@@ -65,7 +68,7 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
     registers,
     async collect() {
       const s = await snapshot();
-      if (s) this.set(s.queues.filter((q) => q.table === 'outbox').reduce((sum, q) => sum + q.count, 0));
+      if (s) this.set(s.store === 'outbox' ? s.queues.reduce((sum, q) => sum + q.count, 0) : 0);
     },
   });
   new Gauge({
@@ -101,33 +104,22 @@ export function registerStorageGauges(metrics: Metrics, db: TypeormDatabase, clo
 }
 
 interface Snapshot {
-  queues: Array<{ table: string; topic: string; count: number; oldestDueAgeSeconds: number }>;
+  store: string;
+  queues: Array<{ topic: string; count: number; oldestDueAgeSeconds: number }>;
   deliveries: { pending: number; retrying: number; oldestDueAgeSeconds: number };
   disabledWebhooks: number;
 }
 
-async function readSnapshot(db: TypeormDatabase, nowMs: number): Promise<Snapshot> {
-  const queues: Snapshot['queues'] = [];
-  for (const table of QUEUE_TABLES) {
-    const rows = await db.query<{ topic: string; n: unknown; oldest: unknown }>(
-      `SELECT topic, COUNT(*) AS n, MIN(available_at) AS oldest FROM ${table} GROUP BY topic`,
-    );
-    for (const row of rows) {
-      const oldest = row.oldest === null ? null : Number(row.oldest);
-      queues.push({ table, topic: row.topic, count: Number(row.n), oldestDueAgeSeconds: oldest !== null && oldest <= nowMs ? (nowMs - oldest) / 1000 : 0 });
-    }
-  }
-  const byStatus = await db.query<{ status: string; n: unknown; due: unknown }>(
-    "SELECT status, COUNT(*) AS n, MIN(COALESCE(next_attempt_at, created_at)) AS due FROM deliveries WHERE status IN ('pending', 'retrying') GROUP BY status",
-  );
-  const deliveries = { pending: 0, retrying: 0, oldestDueAgeSeconds: 0 };
-  for (const row of byStatus) {
-    if (row.status === 'pending' || row.status === 'retrying') deliveries[row.status] = Number(row.n);
-    const due = row.due === null ? null : Number(row.due);
-    if (due !== null && due <= nowMs) deliveries.oldestDueAgeSeconds = Math.max(deliveries.oldestDueAgeSeconds, (nowMs - due) / 1000);
-  }
-  const [disabled] = await db.query<{ n: unknown }>("SELECT COUNT(*) AS n FROM webhooks WHERE state = 'disabled'");
-  return { queues, deliveries, disabledWebhooks: Number(disabled?.n ?? 0) };
+const ageSeconds = (at: Date | null, nowMs: number) => (at !== null && at.getTime() <= nowMs ? (nowMs - at.getTime()) / 1000 : 0);
+
+async function readSnapshot({ queue, deliveries, webhooks }: GaugeSources, nowMs: number): Promise<Snapshot> {
+  const [backlog, waiting, disabledWebhooks] = await Promise.all([queue.backlog(), deliveries.waitingSummary(), webhooks.countDisabled()]);
+  return {
+    store: backlog.store,
+    queues: backlog.topics.map((t) => ({ topic: t.topic, count: t.items, oldestDueAgeSeconds: ageSeconds(t.oldestDueAt, nowMs) })),
+    deliveries: { pending: waiting.pending, retrying: waiting.retrying, oldestDueAgeSeconds: ageSeconds(waiting.oldestDueAt, nowMs) },
+    disabledWebhooks,
+  };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

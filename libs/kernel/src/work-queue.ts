@@ -52,9 +52,25 @@ export interface WorkSubscription {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** What waits in a queue's store for one topic: items (due, delayed or held) and the oldest due time. */
+export interface TopicBacklog {
+  topic: string;
+  items: number;
+  /** The earliest time an item became (or becomes) due; null when there are none. */
+  oldestDueAt: Date | null;
+}
+
+export interface QueueBacklog {
+  /** Where the items wait (`work_items`, or `outbox` before NATS takes them). */
+  store: string;
+  topics: TopicBacklog[];
+}
+
 export abstract class WorkQueue {
   abstract enqueue(items: WorkItem[]): Promise<void>;
   abstract consume(topic: string, handler: WorkHandlerFn, options: ConsumeOptions): Promise<WorkSubscription>;
   /** Throws when the queue cannot be reached (readiness). */
   abstract ping(): Promise<void>;
+  /** The items it holds by topic, for the operators' gauges. */
+  abstract backlog(): Promise<QueueBacklog>;
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Clock, ConsumeOptions, newId, ReceivedWork, WorkHandlerFn, WorkItem, WorkOutcome, WorkQueue, WorkSubscription } from '../../../kernel/src';
+import { Clock, ConsumeOptions, newId, QueueBacklog, ReceivedWork, WorkHandlerFn, WorkItem, WorkOutcome, WorkQueue, WorkSubscription } from '../../../kernel/src';
 import { TypeormDatabase } from '../../typeorm/src/typeorm-database';
 import { LeasedRowWorker } from './leased-row-worker';
 import { ClaimedRow, LeasedRows } from './leased-rows';
@@ -92,6 +92,10 @@ export class DatabaseWorkQueue extends WorkQueue {
 
   async ping(): Promise<void> {
     await this.db.exec('SELECT 1');
+  }
+
+  backlog(): Promise<QueueBacklog> {
+    return this.rows.backlog();
   }
 
   /** Stops whatever is still consuming, releasing its items at once. The database stays open. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { QueueBacklog } from '../../../kernel/src';
 import { TypeormDatabase } from '../../typeorm/src/typeorm-database';
 
 /**
@@ -47,6 +48,17 @@ export class LeasedRows {
     private readonly table: LeasedTable,
   ) {
     this.columns = ['id', 'topic', 'payload', 'delivery_count', 'failures', ...table.extraColumns].join(', ');
+  }
+
+  /** Rows by topic, with the earliest `available_at` of each. */
+  async backlog(): Promise<QueueBacklog> {
+    const rows = await this.db.query<{ topic: string; n: unknown; oldest: unknown }>(
+      `SELECT topic, COUNT(*) AS n, MIN(available_at) AS oldest FROM ${this.table.name} GROUP BY topic`,
+    );
+    return {
+      store: this.table.name,
+      topics: rows.map((r) => ({ topic: r.topic, items: Number(r.n), oldestDueAt: r.oldest === null ? null : new Date(Number(r.oldest)) })),
+    };
   }
 
   /** Inserts in the ambient transaction; a row whose (topic, dedup key) is already stored is skipped. */

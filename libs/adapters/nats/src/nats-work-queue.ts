@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Batcher, Clock, ConsumeOptions, newId, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
+import { Batcher, Clock, ConsumeOptions, newId, QueueBacklog, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
 import { LeasedRowWorker } from '../../database-queue/src/leased-row-worker';
 import { ClaimedRow, LeasedRows, NewLeasedRow } from '../../database-queue/src/leased-rows';
 import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../../database-queue/src/work-items';
@@ -183,6 +183,11 @@ export class NatsWorkQueue extends WorkQueue {
         this.consumers.delete(consumer);
       },
     };
+  }
+
+  /** What waits in the outbox (delayed retries, and items not yet handed to JetStream). */
+  backlog(): Promise<QueueBacklog> {
+    return this.outbox.backlog();
   }
 
   /** Throws unless NATS answers a JetStream request now. */

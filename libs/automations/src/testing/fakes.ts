@@ -1,4 +1,5 @@
-import { ConsumeOptions, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
+import { ConsumeOptions, QueueBacklog, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
+import { backlogOf } from '../../../kernel/src/testing/kernel-fakes';
 import { TargetUsage } from '../../../webhook-targets/src';
 import { copy } from '../../../webhook-targets/src/testing/fakes';
 import { RunRepository, WorkflowRepository } from '../automations.repository';
@@ -98,6 +99,9 @@ export class RecordingWorkQueue extends WorkQueue {
     return { stop: async () => undefined };
   }
   async ping() {}
+  async backlog(): Promise<QueueBacklog> {
+    return backlogOf('memory', this.items, () => new Date());
+  }
   /** Removes and returns the item due first. */
   takeNext(): WorkItem | undefined {
     if (this.items.length === 0) return undefined;

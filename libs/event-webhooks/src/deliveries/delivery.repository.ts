@@ -51,6 +51,14 @@ export interface RecordedAttempt {
  * (status, seq, claim), so that concurrent dispatchers, retries and recovers cannot both win.
  * Dispatch works on batches: one read, one claim and one write serve many deliveries.
  */
+/** Deliveries still owed an attempt, for the operators' gauges. */
+export interface WaitingSummary {
+  pending: number;
+  retrying: number;
+  /** When the longest-waiting of them became due (its next attempt, or its creation); null when none. */
+  oldestDueAt: Date | null;
+}
+
 export abstract class DeliveryRepository {
   /** Multi-row inserts (fan-out of a batch). */
   abstract insertMany(deliveries: NewDelivery[]): Promise<void>;
@@ -94,4 +102,5 @@ export abstract class DeliveryRepository {
    * above `afterId`, back to pending now with a fresh retry schedule. Returns them in id order.
    */
   abstract recover(webhookId: string, since: Date, afterId: string, now: Date, limit: number): Promise<ScheduledDelivery[]>;
+  abstract waitingSummary(): Promise<WaitingSummary>;
 }

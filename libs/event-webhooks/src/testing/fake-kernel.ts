@@ -1,5 +1,5 @@
-import { ConsumeOptions, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
-import { ImmediateUnitOfWork } from '../../../kernel/src/testing/kernel-fakes';
+import { ConsumeOptions, QueueBacklog, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
+import { backlogOf, ImmediateUnitOfWork } from '../../../kernel/src/testing/kernel-fakes';
 
 export { ImmediateUnitOfWork, ManualClock, ScriptedOutboundHttp } from '../../../kernel/src/testing/kernel-fakes';
 export { InMemoryAccountRepository } from '../../../accounts/src/testing/in-memory-accounts';
@@ -25,6 +25,9 @@ export class InMemoryWorkQueue extends WorkQueue {
     return { stop: async () => undefined };
   }
   async ping() {}
+  async backlog(): Promise<QueueBacklog> {
+    return backlogOf('memory', this.items, () => new Date());
+  }
 
   /** Removes and returns the items of a topic, oldest first. */
   take(topic: string): WorkItem[] {

@@ -8,6 +8,7 @@ import {
   NewDelivery,
   RecordedAttempt,
   ScheduledDelivery,
+  WaitingSummary,
 } from '../deliveries/delivery.repository';
 import { InMemoryEventRepository } from './in-memory-event.repository';
 
@@ -123,6 +124,16 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       Object.assign(r, { status: 'pending', nextAttemptAt: now, retryStep: 0, seq: r.seq + 1 });
       return { id: r.id, seq: r.seq, nextAttemptAt: now };
     });
+  }
+
+  async waitingSummary(): Promise<WaitingSummary> {
+    const waiting = [...this.rows.values()].filter((r) => isWaiting(r.status));
+    const dues = waiting.map((r) => (r.nextAttemptAt ?? r.createdAt).getTime());
+    return {
+      pending: waiting.filter((r) => r.status === 'pending').length,
+      retrying: waiting.filter((r) => r.status === 'retrying').length,
+      oldestDueAt: dues.length === 0 ? null : new Date(Math.min(...dues)),
+    };
   }
 
   private claimed(row: Row, now: Date): boolean {

@@ -46,6 +46,9 @@ export class InMemoryWebhookRepository extends WebhookRepository {
     Object.assign(row, { sealedSecret, sealedPreviousSecret: sealedPrevious, previousSecretExpiresAt: previousExpiresAt, updatedAt: at });
     return true;
   }
+  async countDisabled() {
+    return [...this.rows.values()].filter((w) => w.state === 'disabled').length;
+  }
   async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
     const counts = new Map<string, FailureCount>();
     for (const { webhookId, failures, reset } of tallies) {

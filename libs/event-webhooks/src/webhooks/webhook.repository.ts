@@ -50,4 +50,6 @@ export abstract class WebhookRepository {
    * state of each webhook that had failures, read in the same transaction; a webhook gone is absent.
    */
   abstract tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>>;
+  /** Webhooks disabled now, over every account. */
+  abstract countDisabled(): Promise<number>;
 }

@@ -1,6 +1,7 @@
 import { Clock } from '../clock';
 import { OutboundHttp, OutboundRequest, OutboundResult } from '../outbound-http';
 import { UnitOfWork } from '../unit-of-work';
+import type { QueueBacklog, TopicBacklog, WorkItem } from '../work-queue';
 
 /** In-memory fakes of the kernel ports, shared by every lib's unit tests. */
 
@@ -67,4 +68,17 @@ export class ScriptedOutboundHttp extends OutboundHttp {
     this.requests.push(structuredClone(request));
     return { status: null, durationMs: 3, body: '', error: null, ...this.respond(request) };
   }
+}
+
+/** The backlog of a fake queue's items (a fake holds them all, due or not). */
+export function backlogOf(store: string, items: readonly WorkItem[], now: () => Date): QueueBacklog {
+  const topics = new Map<string, TopicBacklog>();
+  for (const item of items) {
+    const due = item.runAt ?? now();
+    const topic = topics.get(item.topic) ?? { topic: item.topic, items: 0, oldestDueAt: null };
+    topic.items++;
+    if (topic.oldestDueAt === null || due < topic.oldestDueAt) topic.oldestDueAt = due;
+    topics.set(item.topic, topic);
+  }
+  return { store, topics: [...topics.values()] };
 }

@@ -10,6 +10,7 @@ import {
   NewDelivery,
   RecordedAttempt,
   ScheduledDelivery,
+  WaitingSummary,
 } from '../../../../event-webhooks/src/deliveries/delivery.repository';
 import type { ApiFamily } from '../../../../event-webhooks/src/webhooks/webhook';
 import { TypeormDatabase } from '../typeorm-database';
@@ -283,6 +284,15 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     if (affected !== 1) return null;
     const [row] = await this.db.query<Pick<DeliveryRow, 'seq'>>('SELECT seq FROM deliveries WHERE id = ?', [id]);
     return { id, seq: Number(row.seq), nextAttemptAt: now };
+  }
+
+  async waitingSummary(): Promise<WaitingSummary> {
+    const rows = await this.db.query<{ status: string; n: unknown; due: unknown }>(
+      `SELECT status, COUNT(*) AS n, MIN(COALESCE(next_attempt_at, created_at)) AS due FROM deliveries WHERE status IN (${WAITING}) GROUP BY status`,
+    );
+    const count = (status: string) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+    const dues = rows.filter((r) => r.due !== null).map((r) => Number(r.due));
+    return { pending: count('pending'), retrying: count('retrying'), oldestDueAt: dues.length === 0 ? null : new Date(Math.min(...dues)) };
   }
 
   async recover(webhookId: string, since: Date, afterId: string, now: Date, limit: number): Promise<ScheduledDelivery[]> {

@@ -138,6 +138,11 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   /** One atomic increment, then a read of the row this transaction now holds. */
+  async countDisabled(): Promise<number> {
+    const [row] = await this.db.query<{ n: unknown }>("SELECT COUNT(*) AS n FROM webhooks WHERE state = 'disabled'");
+    return Number(row?.n ?? 0);
+  }
+
   async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
     const succeeded = tallies.filter((t) => t.reset && t.failures === 0).map((t) => t.webhookId);
     // Mostly the counter is 0 already: a plain read finds the few to reset, so batches of successes
