@@ -13,6 +13,7 @@ import { WebhookDisabledReason1732330000000 } from './1732330000000-webhook-disa
 import { EventFeedIndexes1732330000100 } from './1732330000100-event-feed-indexes';
 import { RetentionIndexes1732400000000 } from './1732400000000-retention-indexes';
 import { Utf8mb4Everywhere1732400000100 } from './1732400000100-utf8mb4-everywhere';
+import { RunNextAt1732410000000 } from './1732410000000-run-next-at';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -31,4 +32,5 @@ export const ALL_MIGRATIONS = [
   EventFeedIndexes1732330000100,
   RetentionIndexes1732400000000,
   Utf8mb4Everywhere1732400000100,
+  RunNextAt1732410000000,
 ];
