@@ -58,9 +58,9 @@ export interface AppConfig {
     originConcurrency: number;
     /** WORK_MAX_HANDLER_FAILURES: times a work item's handler may throw before its delivery or run is failed (default 10). */
     maxHandlerFailures: number;
-    /** DELIVERY_SWEEP_INTERVAL: how often one dispatcher looks for waiting deliveries whose queue item was lost (default 30s). */
+    /** DELIVERY_SWEEP_INTERVAL: how often one dispatcher looks for waiting deliveries and running automation runs whose queue item was lost (default 30s). */
     sweepIntervalMs: number;
-    /** DELIVERY_SWEEP_AFTER: a due, unclaimed delivery this long past due is re-queued by the sweeper (default 2m). */
+    /** DELIVERY_SWEEP_AFTER: a due, unclaimed delivery, or a running run whose next step is due, this long past due is re-queued by the sweepers (default 2m). */
     sweepAfterMs: number;
   };
   secrets: {

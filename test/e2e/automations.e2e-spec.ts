@@ -561,6 +561,50 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     }
   });
 
+  it('re-queues a running run whose queue item was lost, and the run completes (RunSweeper)', async () => {
+    if (skip) return;
+    const app = await startTestApp(profile, { env: { DELIVERY_SWEEP_INTERVAL: '250ms', DELIVERY_SWEEP_AFTER: '1s' } });
+    try {
+      const { apiKey } = await app.createAccount();
+      const target = await app.http().post('/v3/automations/webhook-targets').set('api-key', apiKey).send({ name: 'r', url: receiver.url + newPath() }).expect(201);
+      const created = await app.http().post('/v3/automations/workflows').set('api-key', apiKey).send({
+        name: 'Lost item',
+        trigger: { type: 'incoming_webhook' },
+        steps: [{ type: 'delay', seconds: 2 }, { type: 'send_webhook', targetId: target.body.id, body: { run: '{{ run.id }}' } }],
+      });
+      const activated = await app.http().post(`/v3/automations/workflows/${created.body.id}/activate`).set('api-key', apiKey).expect(200);
+      const { runId } = (await app.http().post(new URL(activated.body.triggerUrl).pathname).set('content-type', 'application/json').send('{}').expect(202)).body;
+      const db = app.app.get(TypeormDatabase);
+      const run = async () => (await db.query<{ seq: number; status: string; next_at: number | null }>('SELECT seq, status, next_at FROM automation_runs WHERE id = ?', [runId]))[0];
+      // The delay has started: the run waits for its item at seq 1, due in 2 s, a row of the queue's table
+      // (work_items; with NATS, delayed items wait in the outbox). The item is lost.
+      await eventually(async () => expect(await run()).toMatchObject({ seq: 1, status: 'running' }));
+      expect(Number((await run()).next_at)).toBeGreaterThan(Date.now());
+      const table = profile === 'sqlite' ? 'work_items' : 'outbox';
+      // (The seq 0 item may still be there too, handled and waiting for its batched ack.)
+      const { affected } = await db.exec(`DELETE FROM ${table} WHERE payload = ?`, [JSON.stringify({ runId, seq: 1 })]);
+      expect(affected).toBe(1);
+
+      const targetPath = new URL(target.body.url).pathname;
+      const [call] = await eventually(() => {
+        const calls = receiver.requestsTo(targetPath);
+        expect(calls).toHaveLength(1);
+        return calls;
+      }, 20_000);
+      expect(JSON.parse(call.body)).toEqual({ run: runId });
+      await eventually(async () => {
+        const runs = await app.http().get(`/v3/automations/workflows/${created.body.id}/runs`).set('api-key', apiKey).expect(200);
+        expect(runs.body.runs[0]).toMatchObject({ id: runId, status: 'succeeded', steps: [{ type: 'delay', status: 'succeeded' }, { type: 'send_webhook', status: 'succeeded' }] });
+      });
+      // seq 1 -> 2 by the sweeper, then 3 and 4 by the two steps; nothing left due.
+      expect(await run()).toMatchObject({ status: 'succeeded', next_at: null });
+      expect(Number((await run()).seq)).toBe(4);
+      expect(receiver.requestsTo(targetPath)).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('lists runs newest first and honours limit', async () => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();

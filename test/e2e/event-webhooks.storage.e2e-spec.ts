@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Delivery, NewDelivery, StoredEvent, Webhook } from '../../libs/event-webhooks/src';
+import { Delivery, NewDelivery, OperationalEvents, StoredEvent, Webhook } from '../../libs/event-webhooks/src';
+import { AttemptRecorder } from '../../libs/event-webhooks/src/deliveries/attempt-recorder';
+import { DeliveryObserver } from '../../libs/event-webhooks/src/deliveries/delivery-observer';
+import { EventWebhooksSettings } from '../../libs/event-webhooks/src/event-webhooks.settings';
+import { TypeormUnitOfWork } from '../../libs/adapters/typeorm/src/typeorm-unit-of-work';
 import { TypeormDeliveryRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-delivery.repository';
 import { TypeormEventRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-event.repository';
 import { TypeormWebhookRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-webhook.repository';
+import { TypeormWebhookStatsRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-webhook-stats.repository';
 import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
 import { TypeormAccountRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
-import { newId } from '../../libs/kernel/src';
+import { Clock, newId, WorkQueue } from '../../libs/kernel/src';
 import { openTestDatabase, TestDatabase } from '../support/databases';
 import { PROFILES, profileAvailable } from '../support/test-app';
 
@@ -148,12 +153,49 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const attempt = { at: now, durationMs: 12, httpStatus: 500, error: null, responseBody: 'nope ✗', requestHeaders: { 'x-service-event-id': d.eventId } };
     const outcome = { status: 'retrying' as const, nextAttemptAt: new Date(now.getTime() + 10_000), retryStep: 1 };
 
-    expect(await deliveries.heldClaims([{ id: d.id, token: 'someone-else' }])).toEqual(new Set());
-    expect(await deliveries.heldClaims([{ id: d.id, token }])).toEqual(new Set([d.id]));
+    expect(await deliveries.heldClaims([{ id: d.id, token: 'someone-else', seq: 0 }])).toEqual(new Set());
+    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Set([d.id]));
     await deliveries.recordAttempts([{ deliveryId: d.id, webhookId: w.id, accountId: w.accountId, attemptNo: 1, attempt, outcome }]);
-    expect(await deliveries.heldClaims([{ id: d.id, token }])).toEqual(new Set());
+    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Set());
     const after = (await deliveries.findForWebhook(w.id, d.id))!;
     expect(after).toMatchObject({ status: 'retrying', attempts: [attempt], nextAttemptAt: outcome.nextAttemptAt, retryStep: 1, seq: 1, claimedUntil: null, attemptCount: 1 });
+  });
+
+  it('holds a claim only while both its token and the seq it was taken at are the row\'s (issue 12, race 7a)', async () => {
+    if (skip) return;
+    const w = await fresh();
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    const d = await stored(w);
+    const token = randomUUID();
+    await deliveries.claimMany([{ id: d.id, seq: 0 }], now, new Date(now.getTime() + 60_000), token);
+    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Set([d.id]));
+    // The lease ran out and a manual retry rescheduled the delivery (seq 0 -> 1), token left in place.
+    const later = new Date(now.getTime() + 60_001);
+    expect(await deliveries.scheduleNow(d.id, later, 3)).toEqual({ id: d.id, seq: 1, nextAttemptAt: later });
+    expect(await database.db.transaction(() => deliveries.heldClaims([{ id: d.id, token, seq: 0 }]))).toEqual(new Set());
+    expect((await deliveries.findForWebhook(w.id, d.id))!).toMatchObject({ status: 'pending', seq: 1, attempts: [], nextAttemptAt: later });
+
+    // The same through the recorder: the late attempt is dropped and the retry's item stays the live one.
+    const e = await stored(w);
+    const queued: Array<{ seq: unknown }> = [];
+    const queue = { enqueue: async (items: Array<{ payload: { seq: unknown } }>) => void queued.push(...items.map((i) => ({ seq: i.payload.seq }))) } as unknown as WorkQueue;
+    const clock = { now: () => later, nowMs: () => later.getTime() } as unknown as Clock;
+    const settings = { retryScheduleMs: [10_000, 60_000], disableAfter: 10 } as unknown as EventWebhooksSettings;
+    const observer = { disabled: () => undefined } as unknown as DeliveryObserver;
+    // the attempt is dropped before any counter moves: no operational event can be due
+    const notices = {} as OperationalEvents;
+    const stats = new TypeormWebhookStatsRepository(database.db);
+    const recorder = new AttemptRecorder(deliveries, new TypeormWebhookRepository(database.db), queue, new TypeormUnitOfWork(database.db), clock, settings, observer, notices, stats);
+    const [job] = await deliveries.findForDispatch([e.id]);
+    await deliveries.claimMany([{ id: e.id, seq: 0 }], now, new Date(now.getTime() + 60_000), token);
+    expect(await deliveries.scheduleNow(e.id, later, 2)).toEqual({ id: e.id, seq: 1, nextAttemptAt: later });
+    const attempt = { at: later, durationMs: 5, httpStatus: 500, error: null, responseBody: '', requestHeaders: {} };
+    expect(await recorder.record({ delivery: job.delivery, claimToken: token, attempt, success: false })).toBeNull();
+    expect((await deliveries.findForWebhook(w.id, e.id))!).toMatchObject({ status: 'pending', seq: 1, attempts: [], attemptCount: 0, nextAttemptAt: later });
+    expect(queued).toEqual([]);
+    expect((await new TypeormWebhookRepository(database.db).findById(w.id))!.consecutiveFailures).toBe(0);
+    // The retry's item (seq 1) still claims it.
+    expect((await deliveries.claimMany([{ id: e.id, seq: 1 }], later, new Date(later.getTime() + 60_000), randomUUID())).has(e.id)).toBe(true);
   });
 
   it('re-queues only stale, unclaimed waiting deliveries, and fails an abandoned one', async () => {

@@ -1,19 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from '../../../config/load-config';
-import { AccountsModule } from '../../../libs/accounts/src';
-import { AutomationsModule } from '../../../libs/automations/src';
 import { InfrastructureModule } from '../../../libs/adapters/infrastructure.module';
 import { DispatchModule } from '../../../libs/dispatch/src';
-import { SendStatusRetentionModule } from '../../../libs/send-status/src/send-status.module';
-import { AdminAccountsController } from './admin/admin-accounts.controller';
-import { AdminMaintenanceController } from './admin/admin-maintenance.controller';
-import { AutomationsApiModule } from './automations/automations-api.module';
-import { EVENT_WEBHOOK_CONTROLLERS } from './event-webhooks';
-import { EventWebhooksModule } from '../../../libs/event-webhooks/src';
-import { ApiKeyGuard, AdminTokenGuard, InternalTokenGuard, MetricsTokenGuard } from './http/guards';
+import { AdminHttpModule } from './admin/admin-http.module';
+import { AutomationsHttpModule } from './automations/automations-http.module';
+import { EventWebhooksHttpModule } from './event-webhooks/event-webhooks-http.module';
+import { HttpAuthModule } from './http/http-auth.module';
 import { OperatorTokens } from './http/operator-tokens';
-import { OpsController } from './ops/ops.controller';
 import { SendStatusHttpModule } from './send-status/send-status-http.module';
 import { WebModule } from './web/web.module';
 
@@ -22,7 +16,10 @@ export interface ApiModuleOptions {
   tokens: OperatorTokens;
 }
 
-/** The API app: every REST family, operator and producer routes; the dispatcher too when enabled. */
+/**
+ * The API app: one module per area of routes (each imports the domain module it serves), the
+ * guards for all of them, and the dispatcher too when enabled.
+ */
 @Module({})
 export class ApiModule {
   static forRoot({ config, tokens }: ApiModuleOptions): DynamicModule {
@@ -30,23 +27,14 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         InfrastructureModule.forRoot(config),
+        HttpAuthModule.forRoot(tokens),
         ScheduleModule.forRoot(),
-        AccountsModule,
-        AutomationsApiModule,
-        AutomationsModule,
-        EventWebhooksModule,
-        SendStatusRetentionModule,
-        SendStatusHttpModule.forRoot(tokens, EventWebhooksModule),
+        EventWebhooksHttpModule,
+        SendStatusHttpModule,
+        AutomationsHttpModule,
+        AdminHttpModule,
         WebModule,
-        ...(config.runtime.dispatcherEnabled ? [DispatchModule.forRoot(config)] : []),
-      ],
-      controllers: [OpsController, AdminAccountsController, AdminMaintenanceController, ...EVENT_WEBHOOK_CONTROLLERS],
-      providers: [
-        { provide: OperatorTokens, useValue: tokens },
-        ApiKeyGuard,
-        AdminTokenGuard,
-        InternalTokenGuard,
-        MetricsTokenGuard,
+        ...(config.runtime.dispatcherEnabled ? [DispatchModule] : []),
       ],
     };
   }

@@ -5,6 +5,7 @@ import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
 import { AUTOMATION_STEP_TOPIC, AutomationsSettings, RENDERED_BODY_LIMIT_BYTES } from './automations.settings';
 import { completeStep, failStep, Run } from './run';
+import { runStepItem } from './run-step-work';
 import { DelayStep, SendWebhookStep } from './workflow';
 
 const DONE: WorkOutcome = { kind: 'done' };
@@ -123,12 +124,16 @@ export class AutomationStepHandler extends WorkHandler {
     }
   }
 
-  /** Writes the progress if `seq` did not move meanwhile, with the next item when there is one. */
+  /**
+   * Writes the progress if `seq` did not move meanwhile, with the next item when there is one and
+   * when it is due (`nextAt`, what RunSweeper looks at; null once the run ended).
+   */
   private async save(run: Run, expectedSeq: number, nextAt: Date | null): Promise<void> {
+    run.nextAt = nextAt;
     const saved = await this.uow.run(async () => {
       if (!(await this.runs.saveProgress(run, expectedSeq))) return false;
       if (nextAt !== null) {
-        await this.queue.enqueue([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId: run.id, seq: run.seq }, runAt: nextAt, key: `${run.id}:${run.seq}` }]);
+        await this.queue.enqueue([runStepItem(run.id, run.seq, nextAt)]);
       }
       return true;
     });

@@ -18,15 +18,28 @@ export abstract class WorkflowRepository {
   abstract findActiveByTriggerTokenHashes(tokenHashes: string[]): Promise<Array<Workflow | null>>;
 }
 
+/** A run given a fresh queue item: the item's seq and when it is due. */
+export interface ScheduledRun {
+  id: string;
+  seq: number;
+  nextAt: Date;
+}
+
 export abstract class RunRepository {
   /** Stores new runs, in as few statements as their size allows. */
   abstract insertMany(runs: Run[]): Promise<void>;
   abstract findById(id: string): Promise<Run | null>;
   /**
-   * Writes status, finishedAt, stepIndex, seq and step states, only if the stored seq is still
-   * `expectedSeq`; false when another worker moved the run first.
+   * Writes status, finishedAt, stepIndex, seq, step states and nextAt, only if the stored seq is
+   * still `expectedSeq`; false when another worker moved the run first.
    */
   abstract saveProgress(run: Run, expectedSeq: number): Promise<boolean>;
+  /**
+   * Up to `limit` running runs whose next step was due before `staleBefore` (their queue item is
+   * presumed lost), rescheduled for `now` with seq bumped, so that an item of theirs still alive is
+   * outdated. Returns them. Runs in the caller's transaction, the rows locked until it ends.
+   */
+  abstract rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledRun[]>;
   /** Newest first. */
   abstract listByWorkflow(accountId: number, workflowId: string, limit: number): Promise<Run[]>;
   abstract deleteByWorkflow(accountId: number, workflowId: string): Promise<void>;

@@ -8,4 +8,5 @@ export * from './runs.service';
 export * from './run-retention.service';
 export * from './automation-observer';
 export * from './automation-step.handler';
+export * from './run-sweeper';
 export * from './automations.module';

@@ -44,6 +44,11 @@ export interface Run {
   stepIndex: number;
   seq: number;
   stepStates: RunStepState[];
+  /**
+   * When the queue item the run waits for (the one at `seq`) is due: set whenever a step is queued
+   * or rescheduled, null once the run ended. A running run long past it has lost its item (RunSweeper).
+   */
+  nextAt: Date | null;
 }
 
 export interface RunView {
@@ -69,6 +74,7 @@ export function newRun(workflow: Workflow, triggerBody: string, now: Date): Run 
     stepIndex: 0,
     seq: 0,
     stepStates: workflow.steps.map((_, i) => ({ status: i === 0 ? 'running' : 'pending', attempts: [] })),
+    nextAt: now,
   };
 }
 
@@ -82,6 +88,7 @@ export function completeStep(run: Run, now: Date): void {
   } else {
     run.status = 'succeeded';
     run.finishedAt = now;
+    run.nextAt = null;
   }
 }
 
@@ -92,6 +99,7 @@ export function failStep(run: Run, now: Date): void {
   run.seq += 1;
   run.status = 'failed';
   run.finishedAt = now;
+  run.nextAt = null;
 }
 
 export function toRunView(run: Run): RunView {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, GroupCommit, UnitOfWork, WorkQueue } from '../../kernel/src';
-import { AUTOMATION_STEP_TOPIC } from './automations.settings';
+import { runStepItem } from './run-step-work';
 import { RunRepository } from './automations.repository';
 import { newRun, Run } from './run';
 import { Workflow } from './workflow';
@@ -34,7 +34,7 @@ export class RunsService {
   private async startTogether(runs: Run[]): Promise<string[]> {
     await this.uow.run(async () => {
       await this.runs.insertMany(runs);
-      await this.queue.enqueue(runs.map((run) => ({ topic: AUTOMATION_STEP_TOPIC, payload: { runId: run.id, seq: run.seq }, key: `${run.id}:${run.seq}` })));
+      await this.queue.enqueue(runs.map((run) => runStepItem(run.id, run.seq, null)));
     });
     return runs.map((run) => run.id);
   }

@@ -80,7 +80,7 @@ describe(RetentionJob.name, () => {
     const at = (days: number) => new Date(clock.nowMs() - days * 86_400_000);
     const event = (id: string, days: number) => ({ id, accountId: 1, type: 'email.delivered', created: Math.floor(at(days).getTime() / 1000), receivedAt: at(days), bodies: {} });
     await events.insertNew([event('evt_old', 31), event('evt_young', 29)]);
-    const run = (id: string, days: number) => ({ id, accountId: 1, workflowId: 'wf_1', workflowName: 'w', steps: [], status: 'succeeded' as const, startedAt: at(days), finishedAt: at(days), triggerBody: '{}', stepIndex: 0, seq: 1, stepStates: [] });
+    const run = (id: string, days: number) => ({ id, accountId: 1, workflowId: 'wf_1', workflowName: 'w', steps: [], status: 'succeeded' as const, startedAt: at(days), finishedAt: at(days), triggerBody: '{}', stepIndex: 0, seq: 1, stepStates: [], nextAt: null });
     await runs.insertMany([run('run_old', 31), run('run_young', 29), { ...run('run_old_waiting', 40), status: 'running' as const, finishedAt: null }]);
     await sut.daily();
     expect([events.find(1, 'evt_old'), events.find(1, 'evt_young')?.id]).toEqual([undefined, 'evt_young']);

@@ -5,7 +5,6 @@ import { AttemptRecorder } from './deliveries/attempt-recorder';
 import { DeliveryObserver } from './deliveries/delivery-observer';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { EventFeedService } from './event-feed/event-feed.service';
-import { DeliverySweeper } from './deliveries/delivery-sweeper';
 import { DeliveryHandler } from './deliveries/delivery.handler';
 import { DispatchLanes } from './deliveries/lanes';
 import { WebhookCache } from './deliveries/webhook-cache';
@@ -53,12 +52,3 @@ import { WebhooksService } from './webhooks/webhooks.service';
   exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, WebhookStatsService, DeliveryHandler, EventRetentionService],
 })
 export class EventWebhooksModule {}
-
-/** The delivery sweeper, run by dispatchers (one at a time through its lease). */
-@Module({
-  providers: [
-    DeliverySweeper,
-  ],
-  exports: [DeliverySweeper],
-})
-export class DeliverySweeperModule {}

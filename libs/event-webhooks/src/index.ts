@@ -24,3 +24,4 @@ export * from './event-feed/feed-envelope';
 export * from './stats/webhook-stats';
 export * from './stats/webhook-stats.repository';
 export * from './stats/webhook-stats.service';
+export * from './webhooks/operational-events';

@@ -12,6 +12,7 @@ export * from './secret-box';
 export * from './stored-secrets';
 export * from './job-lease';
 export * from './leased-purge';
+export * from './leased-sweep';
 export * from './batcher';
 export * from './group-commit';
 export * from './call-outcome';

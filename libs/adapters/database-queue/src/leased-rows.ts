@@ -65,16 +65,16 @@ export class LeasedRows {
   async insert(rows: NewLeasedRow[], nowMs: number): Promise<void> {
     const keyed = rows.filter((r) => r.dedupKey !== null);
     const plain = rows.filter((r) => r.dedupKey === null);
-    // Plain rows get a plain INSERT: MySQL's INSERT IGNORE would also swallow real errors.
-    for (const [batch, ignore] of [
+    // Plain rows get a plain INSERT; keyed rows skip a stored (topic, dedup key) and nothing else.
+    for (const [batch, skipDuplicates] of [
       [plain, false],
       [keyed, true],
     ] as const) {
-      for (let i = 0; i < batch.length; i += INSERT_CHUNK) await this.insertChunk(batch.slice(i, i + INSERT_CHUNK), ignore, nowMs);
+      for (let i = 0; i < batch.length; i += INSERT_CHUNK) await this.insertChunk(batch.slice(i, i + INSERT_CHUNK), skipDuplicates, nowMs);
     }
   }
 
-  private async insertChunk(rows: NewLeasedRow[], ignore: boolean, nowMs: number): Promise<void> {
+  private async insertChunk(rows: NewLeasedRow[], skipDuplicates: boolean, nowMs: number): Promise<void> {
     if (rows.length === 0) return;
     const extra = this.table.extraColumns;
     const names = ['id', 'topic', 'payload', 'dedup_key', 'available_at', 'lease_token', 'delivery_count', 'failures', 'created_at', ...extra];
@@ -84,8 +84,8 @@ export class LeasedRows {
       params.push(r.id, r.topic, r.payload, r.dedupKey, r.availableAt, null, 0, r.failures ?? 0, nowMs);
       for (const column of extra) params.push(r.extra?.[column] ?? null);
     }
-    const verb = ignore ? this.db.insertIgnore() : 'INSERT';
-    await this.db.exec(`${verb} INTO ${this.table.name} (${names.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`, params);
+    const insert = `INSERT INTO ${this.table.name} (${names.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
+    await this.db.exec(skipDuplicates ? `${insert}${this.db.skipDuplicates('id')}` : insert, params);
   }
 
   /** Cheap non-locking look before a claim, so idle polls never take a write lock. */

@@ -10,7 +10,7 @@ export const INSTALLATION_KEY_NAME = 'secrets_key';
  * database; the server warns at start until SECRETS_KEY is set.
  */
 export async function loadOrCreateInstallationKey(db: TypeormDatabase, now: number): Promise<Buffer> {
-  await db.exec(`${db.insertIgnore()} INTO installation_settings (name, value, created_at) VALUES (?, ?, ?)`, [
+  await db.exec(`INSERT INTO installation_settings (name, value, created_at) VALUES (?, ?, ?)${db.skipDuplicates('name')}`, [
     INSTALLATION_KEY_NAME,
     randomBytes(32).toString('base64'),
     now,

@@ -15,6 +15,8 @@ export interface ExecResult<T> {
   affected: number;
   /** Auto-increment id of an INSERT, when the table has one. */
   insertId: number | null;
+  /** MySQL's summary line of the statement, when it sent one ("Records: 3  Duplicates: 1  Warnings: 0"). */
+  info: string | null;
 }
 
 /**
@@ -37,10 +39,11 @@ export class TypeormDatabase {
     return this.withManager(async (manager) => {
       const result = await runStructured(manager, this.dataSource, sql, params);
       const rows = Array.isArray(result.records) ? (result.records as T[]) : [];
-      const raw = result.raw as { affectedRows?: number; insertId?: number } | number | bigint | undefined;
+      const raw = result.raw as { affectedRows?: number; insertId?: number; info?: string } | number | bigint | undefined;
       const affected = result.affected ?? (typeof raw === 'object' && typeof raw.affectedRows === 'number' ? raw.affectedRows : 0);
       const insertId = typeof raw === 'object' && raw !== null ? (raw.insertId ?? null) : raw === undefined ? null : Number(raw);
-      return { rows, affected, insertId };
+      const info = typeof raw === 'object' && raw !== null && typeof raw.info === 'string' && raw.info !== '' ? raw.info : null;
+      return { rows, affected, insertId, info };
     });
   }
 
@@ -94,9 +97,29 @@ export class TypeormDatabase {
     return this.context.getStore() !== undefined;
   }
 
-  /** `INSERT IGNORE` / `INSERT OR IGNORE`: the one insert whose spelling differs by dialect. */
-  insertIgnore(): string {
-    return this.dialect === 'mysql' ? 'INSERT IGNORE' : 'INSERT OR IGNORE';
+  /**
+   * The clause that ends an `INSERT INTO t (...) VALUES ...` so that a row whose key is already
+   * stored is skipped, and nothing else is: `INSERT IGNORE` (MySQL) would also turn a value too long,
+   * a NULL in a NOT NULL column or a bad foreign key into a warning and store something else, and
+   * `INSERT OR IGNORE` (SQLite) would silently drop such a row. `keyColumn`, a column of the table's
+   * primary key, is what MySQL's no-op update assigns to itself. Never use INSERT IGNORE.
+   */
+  skipDuplicates(keyColumn: string): string {
+    return this.dialect === 'mysql' ? ` ON DUPLICATE KEY UPDATE ${keyColumn} = ${keyColumn}` : ' ON CONFLICT DO NOTHING';
+  }
+
+  /**
+   * Runs `insert` (an `INSERT ... VALUES ...`) ending in skipDuplicates(keyColumn) and returns how
+   * many rows went in, or null when the engine did not say. SQLite counts inserted rows only. mysql2
+   * connects with CLIENT_FOUND_ROWS, so MySQL's affectedRows counts a skipped duplicate like an
+   * inserted row; the exact figure is in the summary of a multi-row INSERT ("Records: N  Duplicates:
+   * D", D counting every row that met a stored key), which MySQL does not send for a single row.
+   */
+  async insertSkippingDuplicates(insert: string, params: unknown[], keyColumn: string): Promise<number | null> {
+    const result = await this.exec(`${insert}${this.skipDuplicates(keyColumn)}`, params);
+    if (this.dialect !== 'mysql') return result.affected;
+    const summary = /Records:\s*(\d+)\s+Duplicates:\s*(\d+)/.exec(result.info ?? '');
+    return summary ? Number(summary[1]) - Number(summary[2]) : null;
   }
 
   async ping(): Promise<void> {

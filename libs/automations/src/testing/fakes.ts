@@ -2,7 +2,7 @@ import { ConsumeOptions, QueueBacklog, WorkHandlerFn, WorkItem, WorkQueue, WorkS
 import { backlogOf } from '../../../kernel/src/testing/kernel-fakes';
 import { TargetUsage } from '../../../webhook-targets/src';
 import { copy } from '../../../webhook-targets/src/testing/fakes';
-import { RunRepository, WorkflowRepository } from '../automations.repository';
+import { RunRepository, ScheduledRun, WorkflowRepository } from '../automations.repository';
 import { Run } from '../run';
 import { targetIdsOf, Workflow } from '../workflow';
 
@@ -69,6 +69,16 @@ export class InMemoryRunRepository extends RunRepository {
     if (!row || row.seq !== expectedSeq) return false;
     this.rows.set(run.id, copy(run));
     return true;
+  }
+  async rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledRun[]> {
+    const rows = [...this.rows.values()]
+      .filter((r) => r.status === 'running' && r.nextAt !== null && r.nextAt < staleBefore)
+      .sort((a, b) => a.nextAt!.getTime() - b.nextAt!.getTime())
+      .slice(0, limit);
+    return rows.map((r) => {
+      Object.assign(r, { nextAt: new Date(now.getTime()), seq: r.seq + 1 });
+      return { id: r.id, seq: r.seq, nextAt: new Date(now.getTime()) };
+    });
   }
   async listByWorkflow(accountId: number, workflowId: string, limit: number) {
     return [...this.rows.values()]

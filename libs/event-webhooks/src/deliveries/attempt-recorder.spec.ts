@@ -45,6 +45,22 @@ describe(AttemptRecorder.name, () => {
     expect(h.deliveries.rows.get(a.id)!.attempts).toEqual([]);
   });
 
+  it('drops a late attempt of a claim that ran out while the delivery was rescheduled (issue 12, race 7a)', async () => {
+    const { h, sut, webhook, claimed, attempt } = await setUp(10);
+    const [a] = await claimed('t');
+    // The worker's lease runs out mid-call; a manual retry takes the delivery (seq 0 -> 1), its
+    // claim token left as it was, and queues a fresh item.
+    h.clock.advance(60_001);
+    await h.service.retryDelivery(a.accountId, webhook.id, a.id);
+    expect(h.queue.take(DELIVERY_TOPIC).map((i) => i.payload.seq)).toEqual([1]);
+    expect(h.deliveries.rows.get(a.id)).toMatchObject({ status: 'pending', seq: 1, claimToken: 't' });
+    // The first worker's call ends now: its attempt is not recorded over the retry.
+    expect(await sut.record({ delivery: a, claimToken: 't', attempt: attempt(500), success: false })).toBeNull();
+    expect(h.deliveries.rows.get(a.id)).toMatchObject({ status: 'pending', seq: 1, attempts: [], attemptCount: 0 });
+    expect(h.webhooks.rows.get(webhook.id)!.consecutiveFailures).toBe(0);
+    expect(h.queue.take(DELIVERY_TOPIC)).toEqual([]);
+  });
+
   it('disables the webhook in the batch that reaches the threshold: its failures are skipped, waiting deliveries too', async () => {
     const { h, sut, webhook, claimed, attempt } = await setUp(2);
     const [a, b, c, d] = await claimed('t');

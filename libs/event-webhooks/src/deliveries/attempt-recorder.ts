@@ -54,7 +54,8 @@ export class AttemptRecorder {
     const disabled: Array<{ webhookId: string; accountId: number; consecutiveFailures: number }> = [];
     const results = await this.uow.run(async () => {
       disabled.length = 0;
-      const held = await this.deliveries.heldClaims(batch.map((f) => ({ id: f.delivery.id, token: f.claimToken })));
+      // Token and seq: a late attempt never lands on a delivery rescheduled after its lease ran out.
+      const held = await this.deliveries.heldClaims(batch.map((f) => ({ id: f.delivery.id, token: f.claimToken, seq: f.delivery.seq })));
       const kept = batch.filter((f) => held.has(f.delivery.id));
       if (kept.length === 0) return batch.map(() => null);
       const now = this.clock.now();

@@ -1,13 +1,14 @@
 import { InMemoryJobLease } from '../../../send-status/src/testing/send-status.fakes';
 import { eventWebhooksHarness } from '../testing/event-webhooks.harness';
 import { DELIVERY_TOPIC } from './delivery-work';
-import { DeliverySweeper, DeliverySweeperSettings } from './delivery-sweeper';
+import { SweepSettings } from '../../../kernel/src';
+import { DeliverySweeper } from './delivery-sweeper';
 
 describe(DeliverySweeper.name, () => {
   const setUp = async () => {
     const h = eventWebhooksHarness();
     const lease = new InMemoryJobLease();
-    const sut = new DeliverySweeper(h.deliveries, h.queue, h.uow, lease, h.clock, new DeliverySweeperSettings(30_000, 120_000));
+    const sut = new DeliverySweeper(h.deliveries, h.queue, h.uow, lease, h.clock, new SweepSettings(30_000, 120_000));
     const account = await h.accounts.create('Acme', h.clock.now());
     await h.service.create(account.id, { url: 'https://hooks.example.com/in', events: ['email.delivered'] }, 'v3');
     const data = { email: 'a@example.com', idSending: 1, sendingType: 1, diagCode: '250', deliveredAt: '2025-11-22T02:00:00.000Z' };

@@ -1,86 +1,37 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Clock, JobLease, newLeaseHolder, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { Clock, JobLease, LeasedSweep, SweepSettings, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { DeliveryRepository } from './delivery.repository';
 import { deliveryWorkItem } from './delivery-work';
 
-/** What the sweeper needs from the configuration. */
-export class DeliverySweeperSettings {
-  constructor(
-    /** How often one process looks (the lease makes it one at a time). */
-    readonly intervalMs: number,
-    /** A waiting delivery this long past due, unclaimed, is taken to have lost its queue item. */
-    readonly staleAfterMs: number,
-  ) {}
-}
-
-const LEASE = 'delivery-sweeper';
-const BATCH = 500;
-const MAX_BATCHES_PER_RUN = 20;
-
 /**
- * Self-healing: the database is the truth, the queue only carries work. A waiting delivery that
- * is due, unclaimed and has not been attempted for `staleAfterMs` has lost its queue item (a
- * JetStream stream lost or deleted, a hand-over that never happened): it is rescheduled (seq
- * bumped, so any item of it still alive becomes outdated) with a fresh item. One process at a
- * time, under a JobLease; every process schedules it.
+ * Waiting deliveries that are due, unclaimed and have not been attempted for `staleAfterMs` have
+ * lost their queue item: rescheduled (seq bumped) with a fresh one, by a LeasedSweep.
  */
 @Injectable()
 export class DeliverySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('DeliverySweeper');
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly sweeper: LeasedSweep;
 
-  constructor(
-    private readonly deliveries: DeliveryRepository,
-    private readonly queue: WorkQueue,
-    private readonly uow: UnitOfWork,
-    private readonly lease: JobLease,
-    private readonly clock: Clock,
-    private readonly settings: DeliverySweeperSettings,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.settings.intervalMs);
-    this.timer.unref();
+  constructor(deliveries: DeliveryRepository, queue: WorkQueue, uow: UnitOfWork, lease: JobLease, clock: Clock, settings: SweepSettings) {
+    const requeueStale = (staleBefore: Date, now: Date, limit: number) =>
+      uow.run(async () => {
+        const rows = await deliveries.rescheduleStale(staleBefore, now, limit);
+        if (rows.length > 0) await queue.enqueue(rows.map((r) => deliveryWorkItem(r.id, r.seq, r.nextAttemptAt)));
+        return rows.length;
+      });
+    const logger = new Logger('DeliverySweeper');
+    this.sweeper = new LeasedSweep({ lease: 'delivery-sweeper', requeueStale }, lease, clock, settings, logger, 'waiting deliveries had lost their queue items: re-queued');
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.sweeper.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.sweeper.stop();
   }
 
   /** One sweep (skipped when another process holds the lease); returns the deliveries re-queued. */
   sweep(): Promise<number> {
-    this.running ??= this.sweepOnce()
-      .catch((error: unknown) => {
-        this.logger.warn(`sweep failed: ${error instanceof Error ? error.message : String(error)}`);
-        return 0;
-      })
-      .finally(() => (this.running = null));
-    return this.running;
-  }
-
-  private async sweepOnce(): Promise<number> {
-    const holder = newLeaseHolder();
-    if (!(await this.lease.acquire(LEASE, holder, this.clock.now(), Math.max(this.settings.intervalMs * 2, 30_000)))) return 0;
-    let requeued = 0;
-    try {
-      for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-        const now = this.clock.now();
-        const stale = new Date(now.getTime() - this.settings.staleAfterMs);
-        const rescheduled = await this.uow.run(async () => {
-          const rows = await this.deliveries.rescheduleStale(stale, now, BATCH);
-          if (rows.length > 0) await this.queue.enqueue(rows.map((r) => deliveryWorkItem(r.id, r.seq, r.nextAttemptAt)));
-          return rows.length;
-        });
-        requeued += rescheduled;
-        if (rescheduled < BATCH) break;
-      }
-    } finally {
-      await this.lease.release(LEASE, holder);
-    }
-    if (requeued > 0) this.logger.warn({ msg: 'waiting deliveries had lost their queue items: re-queued', requeued });
-    return requeued;
+    return this.sweeper.sweep();
   }
 }

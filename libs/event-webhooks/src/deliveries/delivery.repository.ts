@@ -31,9 +31,11 @@ export interface ClaimRequest {
   seq: number;
 }
 
+/** A claim as the worker took it: its token, and the delivery's seq it was taken at. */
 export interface HeldClaim {
   id: string;
   token: string;
+  seq: number;
 }
 
 /** One attempt to store with the delivery's new state; `attemptNo` counts from 1. */
@@ -75,8 +77,10 @@ export abstract class DeliveryRepository {
   abstract claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, number>>;
   /**
    * Inside the recording transaction: the claims among `claims` still held (locked until commit, so
-   * nobody can take them between this check and the write). An attempt whose claim was lost is not
-   * recorded, and does not count on the webhook.
+   * nobody can take them between this check and the write). A claim is held only while the row has
+   * both its token and the seq it was taken at: a delivery rescheduled after the lease ran out (a
+   * manual retry, the sweeper, a recover: each bumps seq and may leave the token) is no longer the
+   * worker's. An attempt whose claim was lost is not recorded, and does not count on the webhook.
    */
   abstract heldClaims(claims: HeldClaim[]): Promise<Set<string>>;
   /** Appends each attempt and applies its outcome, releasing the claim and bumping seq. */

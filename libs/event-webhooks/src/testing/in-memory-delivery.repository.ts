@@ -68,7 +68,14 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     return won;
   }
   async heldClaims(claims: HeldClaim[]) {
-    return new Set(claims.filter((c) => this.rows.get(c.id)?.claimToken === c.token).map((c) => c.id));
+    return new Set(
+      claims
+        .filter((c) => {
+          const row = this.rows.get(c.id);
+          return row !== undefined && row.claimToken === c.token && row.seq === c.seq;
+        })
+        .map((c) => c.id),
+    );
   }
   async recordAttempts(records: RecordedAttempt[]) {
     for (const { deliveryId, attempt, outcome } of records) {

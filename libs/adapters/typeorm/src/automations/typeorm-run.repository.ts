@@ -1,4 +1,4 @@
-import { Run, RunRepository, RunStatus, RunStepState, WorkflowStep } from '../../../../automations/src';
+import { Run, RunRepository, RunStatus, RunStepState, ScheduledRun, WorkflowStep } from '../../../../automations/src';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface RunRow {
@@ -13,10 +13,11 @@ interface RunRow {
   seq: number | string;
   started_at: number | string;
   finished_at: number | string | null;
+  next_at: number | string | null;
 }
 
-const COLUMNS = 'id, account_id, workflow_id, status, trigger_body, definition, step_states, step_index, seq, started_at, finished_at';
-const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const COLUMNS = 'id, account_id, workflow_id, status, trigger_body, definition, step_states, step_index, seq, started_at, finished_at, next_at';
+const ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const MAX_STATEMENT_BYTES = 4 * 1024 * 1024;
 
 /** Consecutive chunks whose sizes add up to at most `limit` (a single larger item gets a chunk of its own). */
@@ -53,6 +54,7 @@ const toRun = (row: RunRow): Run => {
     stepIndex: Number(row.step_index),
     seq: Number(row.seq),
     stepStates: JSON.parse(row.step_states) as RunStepState[],
+    nextAt: row.next_at === null ? null : new Date(Number(row.next_at)),
   };
 };
 
@@ -83,6 +85,7 @@ export class TypeormRunRepository extends RunRepository {
         run.seq,
         run.startedAt.getTime(),
         run.finishedAt?.getTime() ?? null,
+        run.nextAt?.getTime() ?? null,
       ]);
       await this.db.exec(`INSERT INTO automation_runs (${COLUMNS}) VALUES ${rows.map(() => ROW).join(', ')}`, rows.flat());
     }
@@ -95,10 +98,27 @@ export class TypeormRunRepository extends RunRepository {
 
   async saveProgress(run: Run, expectedSeq: number): Promise<boolean> {
     const { affected } = await this.db.exec(
-      'UPDATE automation_runs SET status = ?, step_states = ?, step_index = ?, seq = ?, finished_at = ? WHERE id = ? AND seq = ?',
-      [run.status, JSON.stringify(run.stepStates), run.stepIndex, run.seq, run.finishedAt?.getTime() ?? null, run.id, expectedSeq],
+      'UPDATE automation_runs SET status = ?, step_states = ?, step_index = ?, seq = ?, finished_at = ?, next_at = ? WHERE id = ? AND seq = ?',
+      [run.status, JSON.stringify(run.stepStates), run.stepIndex, run.seq, run.finishedAt?.getTime() ?? null, run.nextAt?.getTime() ?? null, run.id, expectedSeq],
     );
     return affected > 0;
+  }
+
+  /** One range scan of ix_automation_runs_due (status, next_at). */
+  async rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledRun[]> {
+    const mysql = this.db.dialect === 'mysql';
+    // A write first takes SQLite's write lock for the transaction; MySQL locks the rows read (skipping
+    // those a step worker is saving right now).
+    if (!mysql) await this.db.exec("UPDATE automation_runs SET seq = seq WHERE id = ''");
+    const rows = await this.db.query<Pick<RunRow, 'id' | 'seq'>>(
+      `SELECT id, seq FROM automation_runs WHERE status = 'running' AND next_at < ?
+       ORDER BY status, next_at LIMIT ${Math.max(1, Math.floor(limit))}${mysql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+      [staleBefore.getTime()],
+    );
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    await this.db.exec(`UPDATE automation_runs SET next_at = ?, seq = seq + 1 WHERE id IN (${ids.map(() => '?').join(', ')})`, [now.getTime(), ...ids]);
+    return rows.map((r) => ({ id: r.id, seq: Number(r.seq) + 1, nextAt: now }));
   }
 
   async listByWorkflow(accountId: number, workflowId: string, limit: number): Promise<Run[]> {

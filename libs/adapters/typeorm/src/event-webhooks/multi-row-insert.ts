@@ -5,18 +5,36 @@ import { TypeormDatabase } from '../typeorm-database';
 const MAX_ROWS_PER_STATEMENT = 1000;
 const MAX_PARAMS_PER_STATEMENT = 30_000;
 
-/** `INSERT [IGNORE] INTO table (columns) VALUES (...), (...)`, a chunk of rows per statement; returns rows inserted. */
-export async function insertRows(db: TypeormDatabase, table: string, columns: readonly string[], rows: unknown[][], options: { ignore?: boolean } = {}): Promise<number> {
-  const verb = options.ignore ? db.insertIgnore() : 'INSERT';
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const rowsPerStatement = Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_PARAMS_PER_STATEMENT / columns.length));
+/** `INSERT INTO table (columns) VALUES (...), (...)`, a chunk of rows per statement; returns rows inserted. */
+export async function insertRows(db: TypeormDatabase, table: string, columns: readonly string[], rows: unknown[][]): Promise<number> {
   let inserted = 0;
-  for (let i = 0; i < rows.length; i += rowsPerStatement) {
-    const chunk = rows.slice(i, i + rowsPerStatement);
-    const { affected } = await db.exec(`${verb} INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`, chunk.flat());
-    inserted += affected;
+  for (const [sql, params] of statements(table, columns, rows)) inserted += (await db.exec(sql, params)).affected;
+  return inserted;
+}
+
+/**
+ * The same, skipping the rows whose key is already stored (TypeormDatabase.skipDuplicates: any other
+ * error still fails the insert). Returns the rows inserted, or null when the engine did not say
+ * (MySQL, a statement of one row).
+ */
+export async function insertRowsSkippingDuplicates(db: TypeormDatabase, table: string, columns: readonly string[], rows: unknown[][], keyColumn: string): Promise<number | null> {
+  let inserted: number | null = 0;
+  for (const [sql, params] of statements(table, columns, rows)) {
+    const count = await db.insertSkippingDuplicates(sql, params, keyColumn);
+    inserted = inserted === null || count === null ? null : inserted + count;
   }
   return inserted;
+}
+
+function statements(table: string, columns: readonly string[], rows: unknown[][]): Array<[string, unknown[]]> {
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const rowsPerStatement = Math.min(MAX_ROWS_PER_STATEMENT, Math.floor(MAX_PARAMS_PER_STATEMENT / columns.length));
+  const out: Array<[string, unknown[]]> = [];
+  for (let i = 0; i < rows.length; i += rowsPerStatement) {
+    const chunk = rows.slice(i, i + rowsPerStatement);
+    out.push([`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`, chunk.flat()]);
+  }
+  return out;
 }
 
 export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');

@@ -189,9 +189,20 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     // later writes after another process wrote: a no-op write first takes the write lock instead.
     if (!mysql) await this.db.exec(`UPDATE deliveries SET seq = seq WHERE id IN (${placeholders(ids)})`, ids);
     const lock = mysql ? ' FOR UPDATE' : '';
-    const rows = await this.db.query<{ id: string; claim_token: string | null }>(`SELECT id, claim_token FROM deliveries WHERE id IN (${placeholders(ids)})${lock}`, ids);
-    const tokens = new Map(rows.map((r) => [r.id, r.claim_token]));
-    return new Set(claims.filter((c) => tokens.get(c.id) === c.token).map((c) => c.id));
+    const rows = await this.db.query<{ id: string; claim_token: string | null; seq: number | string }>(
+      `SELECT id, claim_token, seq FROM deliveries WHERE id IN (${placeholders(ids)})${lock}`,
+      ids,
+    );
+    // Token and seq both: a delivery rescheduled since the claim (seq bumped) is no longer the claimant's.
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return new Set(
+      claims
+        .filter((c) => {
+          const row = byId.get(c.id);
+          return row !== undefined && row.claim_token === c.token && Number(row.seq) === c.seq;
+        })
+        .map((c) => c.id),
+    );
   }
 
   async recordAttempts(records: RecordedAttempt[]): Promise<void> {

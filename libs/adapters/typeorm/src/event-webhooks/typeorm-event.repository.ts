@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import { eventKey, EventRepository, StoredEvent } from '../../../../event-webhooks/src/intake/event.repository';
 import { TypeormDatabase } from '../typeorm-database';
-import { insertRows, placeholders } from './multi-row-insert';
+import { insertRowsSkippingDuplicates, placeholders } from './multi-row-insert';
 
 const COLUMNS = ['id', 'account_id', 'type', 'created', 'received_at', 'intake_id', 'body_v3', 'body_v2'] as const;
 const SELECT_CHUNK = 500;
@@ -14,15 +14,16 @@ export class TypeormEventRepository extends EventRepository {
   }
 
   /**
-   * INSERT IGNORE skips ids already stored, including one a concurrent transaction is inserting (it
-   * waits on that row's key). When fewer rows went in than were given, the rows tagged with this
-   * call's intake id are the ones it inserted.
+   * The insert skips ids already stored (skipDuplicates), including one a concurrent transaction is
+   * inserting (it waits on that row's key); any other error fails it. When fewer rows went in than
+   * were given, or the engine did not say how many (MySQL, one row), the rows tagged with this call's
+   * intake id are the ones it inserted.
    */
   async insertNew(events: StoredEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     const intakeId = randomUUID();
     const rows = events.map((e) => [e.id, e.accountId, e.type, e.created, e.receivedAt.getTime(), intakeId, e.bodies.v3 ?? null, e.bodies.v2 ?? null]);
-    const inserted = await insertRows(this.db, 'events', COLUMNS, rows, { ignore: true });
+    const inserted = await insertRowsSkippingDuplicates(this.db, 'events', COLUMNS, rows, 'id');
     const keys = new Set(events.map(eventKey));
     if (inserted === keys.size) return keys;
     const ids = [...new Set(events.map((e) => e.id))];

@@ -13,6 +13,7 @@ import { WebhookDisabledReason1732330000000 } from './1732330000000-webhook-disa
 import { EventFeedIndexes1732330000100 } from './1732330000100-event-feed-indexes';
 import { RetentionIndexes1732400000000 } from './1732400000000-retention-indexes';
 import { Utf8mb4Everywhere1732400000100 } from './1732400000100-utf8mb4-everywhere';
+import { RunNextAt1732410000000 } from './1732410000000-run-next-at';
 import { WebhookAttemptStats1732600000000 } from './1732600000000-webhook-attempt-stats';
 
 /** Every migration, oldest first. A new one is added here in one line. */
@@ -32,5 +33,6 @@ export const ALL_MIGRATIONS = [
   EventFeedIndexes1732330000100,
   RetentionIndexes1732400000000,
   Utf8mb4Everywhere1732400000100,
+  RunNextAt1732410000000,
   WebhookAttemptStats1732600000000,
 ];

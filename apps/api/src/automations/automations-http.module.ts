@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../../../../libs/accounts/src';
 import { IncomingTriggerModule } from '../../../../libs/incoming-trigger/src';
 import { HooksRoute } from './hooks.route';
 import { WebhookTargetsController } from './webhook-targets.controller';
@@ -7,8 +6,8 @@ import { WorkflowsController } from './workflows.controller';
 
 /** /v3/automations/* (webhook targets, workflows, runs) and POST /hooks/{token}. */
 @Module({
-  imports: [AccountsModule, IncomingTriggerModule],
+  imports: [IncomingTriggerModule],
   controllers: [WebhookTargetsController, WorkflowsController],
   providers: [HooksRoute],
 })
-export class AutomationsApiModule {}
+export class AutomationsHttpModule {}

@@ -1,0 +1,53 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { APP_CONFIG } from '../../../config/config.token';
+import type { AppConfig } from '../../../config/load-config';
+import { bearerToken, tokensMatch } from '../../kernel/src/credentials';
+import { Metrics } from './metrics';
+
+const json = (response: ServerResponse, status: number, body: string) => response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+
+/**
+ * The HTTP surface of a process that serves no routes (the dispatcher), on DISPATCHER_HEALTH_PORT
+ * when set: GET /metrics (Prometheus text; Bearer METRICS_TOKEN when it is set) and a liveness
+ * answer on every other path (/health). The API serves the same from its own routes.
+ */
+@Injectable()
+export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private server: Server | null = null;
+
+  constructor(
+    private readonly metrics: Metrics,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The port it listens on, null when none is configured. */
+  get port(): number | null {
+    return this.config.runtime.dispatcherHealthPort ?? null;
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.port) this.server = createServer((request, response) => void this.answer(request, response)).listen(this.port);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') return void json(response, 200, '{"status":"ok"}');
+    const required = this.config.auth.metricsToken;
+    const token = bearerToken(request.headers.authorization);
+    if (required !== null && (token === null || !tokensMatch(token, required))) {
+      return void json(response, 401, '{"code":"unauthorized","message":"missing or invalid bearer token"}');
+    }
+    try {
+      const text = await this.metrics.registry.metrics();
+      response.writeHead(200, { 'content-type': this.metrics.registry.contentType }).end(text);
+    } catch {
+      json(response, 500, '{"code":"internal_error","message":"metrics unavailable"}');
+    }
+  }
+}

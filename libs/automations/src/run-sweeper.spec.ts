@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { OutboundResult, SecretBox, SweepSettings, WorkItem } from '../../kernel/src';
+import { InMemoryJobLease } from '../../send-status/src/testing/send-status.fakes';
+import { WebhookTargetCaller, WebhookTargetsService, WebhookTargetsSettings } from '../../webhook-targets/src';
+import { FixedClock, ImmediateUnitOfWork, InMemoryTargetRepository, InMemoryTargetUsage, ScriptedOutboundHttp } from '../../webhook-targets/src/testing/fakes';
+import { AutomationObserver } from './automation-observer';
+import { AutomationStepHandler } from './automation-step.handler';
+import { AUTOMATION_STEP_TOPIC, AutomationsSettings } from './automations.settings';
+import { RunSweeper } from './run-sweeper';
+import { RunsService } from './runs.service';
+import { InMemoryRunRepository, RecordingWorkQueue } from './testing/fakes';
+import { Workflow, WorkflowStep } from './workflow';
+
+describe(RunSweeper.name, () => {
+  const STALE_AFTER = 120_000;
+  const RETRIES = [10_000, 60_000];
+
+  const setUp = async (script: Array<Partial<OutboundResult>> = [{ status: 200 }]) => {
+    const clock = new FixedClock();
+    const runs = new InMemoryRunRepository();
+    const queue = new RecordingWorkQueue();
+    const uow = new ImmediateUnitOfWork();
+    const secrets = new SecretBox(randomBytes(32));
+    const targetRows = new InMemoryTargetRepository();
+    const target = { id: 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z', accountId: 7, name: 'CRM', url: 'https://crm.example.com/hook', headers: {}, signingKeySealed: null, createdAt: clock.now(), updatedAt: clock.now() };
+    await targetRows.insert(target);
+    const http = new ScriptedOutboundHttp(script);
+    const settings = new WebhookTargetsSettings(false, 10_000);
+    const targets = new WebhookTargetsService(targetRows, new InMemoryTargetUsage(), secrets, clock, settings, uow);
+    const observer = new (class extends AutomationObserver {
+      targetCalled(): void {}
+      runFinished(): void {}
+    })();
+    const handler = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES), observer);
+    const starter = new RunsService(runs, queue, clock, uow);
+    const lease = new InMemoryJobLease();
+    const sut = new RunSweeper(runs, queue, uow, lease, clock, new SweepSettings(30_000, STALE_AFTER));
+    const workflow = (steps: WorkflowStep[]): Workflow => ({
+      id: 'wf_01jd2x7q9m3k8p4r6t1v5w0y2z',
+      accountId: 7,
+      name: 'Orders',
+      state: 'active',
+      trigger: { type: 'incoming_webhook' },
+      steps,
+      triggerTokenHash: 'h',
+      createdAt: clock.now(),
+      updatedAt: clock.now(),
+    });
+    const send: WorkflowStep = { type: 'send_webhook', targetId: target.id, body: { ok: true } };
+    const handle = (item: WorkItem) => handler.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1, failures: 0 });
+    /** Hands queue items to the handler in due order, moving the clock to each item's time. */
+    const drain = async () => {
+      for (let item = queue.takeNext(); item; item = queue.takeNext()) {
+        const wait = (item.runAt?.getTime() ?? 0) - clock.nowMs();
+        if (wait > 0) clock.advance(wait);
+        await handle(item);
+      }
+    };
+    return { clock, runs, queue, http, starter, sut, lease, workflow, send, handle, drain };
+  };
+
+  it('keeps when the next step is due on the run: queued, delayed, retried, and cleared when the run ends', async () => {
+    const { clock, runs, queue, starter, workflow, send, handle } = await setUp([{ status: 500 }, { status: 200 }]);
+    const runId = await starter.start(workflow([{ type: 'delay', seconds: 60 }, send]), '{}');
+    expect(runs.rows.get(runId)!.nextAt).toEqual(clock.now());
+    await handle(queue.takeNext()!);
+    expect(runs.rows.get(runId)!.nextAt).toEqual(new Date(clock.nowMs() + 60_000));
+    clock.advance(60_000);
+    await handle(queue.takeNext()!); // the delay ends: the send step is queued for now
+    expect(runs.rows.get(runId)!.nextAt).toEqual(clock.now());
+    await handle(queue.takeNext()!); // 500: a retry in 10 s
+    expect(runs.rows.get(runId)!.nextAt).toEqual(new Date(clock.nowMs() + 10_000));
+    clock.advance(10_000);
+    await handle(queue.takeNext()!);
+    expect(runs.rows.get(runId)!).toMatchObject({ status: 'succeeded', nextAt: null });
+  });
+
+  it('re-queues a running run whose item was lost once it is stale, with a new seq that outdates the old item; the run completes', async () => {
+    const { clock, runs, queue, http, starter, sut, workflow, send, handle, drain } = await setUp();
+    const runId = await starter.start(workflow([{ type: 'delay', seconds: 60 }, send]), '{}');
+    await handle(queue.takeNext()!);
+    const [lost] = queue.items.splice(0); // the queue lost the delay's item (seq 1, due in 60 s)
+    expect(lost.payload).toEqual({ runId, seq: 1 });
+    clock.advance(60_000 + STALE_AFTER);
+    expect(await sut.sweep()).toBe(0); // due, but not stale yet
+    clock.advance(1);
+    expect(await sut.sweep()).toBe(1);
+    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 2 }, runAt: clock.now(), key: `${runId}:2` }]);
+    expect(runs.rows.get(runId)!).toMatchObject({ status: 'running', seq: 2, nextAt: clock.now() });
+    expect(await sut.sweep()).toBe(0); // rescheduled for now: not stale again until staleAfter passes
+
+    expect(await handle(lost)).toEqual({ kind: 'done' }); // a surviving old item is outdated
+    expect(runs.rows.get(runId)!.seq).toBe(2);
+    await drain();
+    expect(http.requests).toHaveLength(1);
+    expect(runs.rows.get(runId)!).toMatchObject({ status: 'succeeded', nextAt: null });
+    expect(runs.rows.get(runId)!.stepStates.map((s) => s.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('leaves finished runs and runs whose item is merely due alone', async () => {
+    const { clock, queue, starter, sut, workflow, send, drain } = await setUp();
+    await starter.start(workflow([send]), '{}');
+    await drain();
+    await starter.start(workflow([{ type: 'delay', seconds: 3600 }]), '{}');
+    queue.items.splice(0);
+    clock.advance(STALE_AFTER - 1);
+    expect(await sut.sweep()).toBe(0);
+  });
+
+  it('skips the run while another process holds its lease', async () => {
+    const { clock, queue, starter, sut, lease, workflow, send } = await setUp();
+    await starter.start(workflow([send]), '{}');
+    queue.items.splice(0);
+    clock.advance(STALE_AFTER + 1);
+    await lease.acquire('run-sweeper', 'another-process', clock.now(), 60_000);
+    expect(await sut.sweep()).toBe(0);
+    clock.advance(60_001);
+    expect(await sut.sweep()).toBe(1);
+  });
+});
