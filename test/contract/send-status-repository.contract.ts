@@ -7,7 +7,7 @@ import { TypeormSendRepository } from '../../libs/adapters/typeorm/src/send-stat
 import { TypeormJobLease } from '../../libs/adapters/typeorm/src/job-lease/typeorm-job-lease';
 import { TypeormAccountRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
 import { NewSend, SendRepository, SendStatusService, statusRank } from '../../libs/send-status/src';
-import { InMemoryJobLease } from '../../libs/send-status/src/testing/send-status.fakes';
+import { InMemoryJobLease } from '../../libs/kernel/src/testing/kernel-fakes';
 
 export interface SendStorageHandle {
   /** The database of the SQL adapter; null when `repository` is a fake. */

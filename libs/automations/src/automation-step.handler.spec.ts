@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { CallOutcome, OutboundResult, SecretBox, WorkItem } from '../../kernel/src';
 import { verify } from '../../signing/src';
 import { WebhookTarget, WebhookTargetCaller, WebhookTargetsService, WebhookTargetsSettings } from '../../webhook-targets/src';
-import { FixedClock, ImmediateUnitOfWork, InMemoryTargetRepository, InMemoryTargetUsage, ScriptedOutboundHttp } from '../../webhook-targets/src/testing/fakes';
+import { InMemoryTargetRepository, InMemoryTargetUsage } from '../../webhook-targets/src/testing/fakes';
 import { AutomationObserver } from './automation-observer';
 import { AutomationStepHandler } from './automation-step.handler';
 import { AUTOMATION_STEP_TOPIC, AutomationsSettings } from './automations.settings';
 import { RunsService } from './runs.service';
-import { InMemoryRunRepository, RecordingWorkQueue } from './testing/fakes';
+import { InMemoryRunRepository } from './testing/fakes';
 import { Workflow, WorkflowStep } from './workflow';
+import { InMemoryUnitOfWork, InMemoryWorkQueue, ManualClock, ScriptedOutboundHttp } from '../../kernel/src/testing/kernel-fakes';
 
 /** Keeps what the handler reported, for assertions. */
 class RecordingObserver extends AutomationObserver {
@@ -26,10 +27,10 @@ describe(AutomationStepHandler.name, () => {
   const ACCOUNT = 7;
   const KEY = 'tsk_a-signing-key-for-the-tests';
   const RETRIES = [10_000, 60_000, 300_000];
-  let clock: FixedClock;
+  let clock: ManualClock;
   let runs: InMemoryRunRepository;
   let targetRows: InMemoryTargetRepository;
-  let queue: RecordingWorkQueue;
+  let queue: InMemoryWorkQueue;
   let http: ScriptedOutboundHttp;
   let starter: RunsService;
   let secrets: SecretBox;
@@ -39,7 +40,7 @@ describe(AutomationStepHandler.name, () => {
 
   function build(script: Array<Partial<OutboundResult>>): void {
     http = new ScriptedOutboundHttp(script);
-    const uow = new ImmediateUnitOfWork();
+    const uow = new InMemoryUnitOfWork();
     const settings = new WebhookTargetsSettings(false, 10_000);
     const targets = new WebhookTargetsService(targetRows, new InMemoryTargetUsage(), secrets, clock, settings, uow);
     observer = new RecordingObserver();
@@ -48,10 +49,10 @@ describe(AutomationStepHandler.name, () => {
   }
 
   beforeEach(async () => {
-    clock = new FixedClock();
+    clock = new ManualClock();
     runs = new InMemoryRunRepository();
     targetRows = new InMemoryTargetRepository();
-    queue = new RecordingWorkQueue();
+    queue = new InMemoryWorkQueue();
     secrets = new SecretBox(randomBytes(32));
     target = {
       id: 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z',

@@ -1,25 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { OutboundResult, SecretBox, SweepSettings, WorkItem } from '../../kernel/src';
-import { InMemoryJobLease } from '../../send-status/src/testing/send-status.fakes';
+
 import { WebhookTargetCaller, WebhookTargetsService, WebhookTargetsSettings } from '../../webhook-targets/src';
-import { FixedClock, ImmediateUnitOfWork, InMemoryTargetRepository, InMemoryTargetUsage, ScriptedOutboundHttp } from '../../webhook-targets/src/testing/fakes';
+import { InMemoryTargetRepository, InMemoryTargetUsage } from '../../webhook-targets/src/testing/fakes';
 import { AutomationObserver } from './automation-observer';
 import { AutomationStepHandler } from './automation-step.handler';
 import { AUTOMATION_STEP_TOPIC, AutomationsSettings } from './automations.settings';
 import { RunSweeper } from './run-sweeper';
 import { RunsService } from './runs.service';
-import { InMemoryRunRepository, RecordingWorkQueue } from './testing/fakes';
+import { InMemoryRunRepository } from './testing/fakes';
 import { Workflow, WorkflowStep } from './workflow';
+import { InMemoryJobLease, InMemoryUnitOfWork, InMemoryWorkQueue, ManualClock, ScriptedOutboundHttp } from '../../kernel/src/testing/kernel-fakes';
 
 describe(RunSweeper.name, () => {
   const STALE_AFTER = 120_000;
   const RETRIES = [10_000, 60_000];
 
   const setUp = async (script: Array<Partial<OutboundResult>> = [{ status: 200 }]) => {
-    const clock = new FixedClock();
+    const clock = new ManualClock();
     const runs = new InMemoryRunRepository();
-    const queue = new RecordingWorkQueue();
-    const uow = new ImmediateUnitOfWork();
+    const queue = new InMemoryWorkQueue();
+    const uow = new InMemoryUnitOfWork();
     const secrets = new SecretBox(randomBytes(32));
     const targetRows = new InMemoryTargetRepository();
     const target = { id: 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z', accountId: 7, name: 'CRM', url: 'https://crm.example.com/hook', headers: {}, signingKeySealed: null, createdAt: clock.now(), updatedAt: clock.now() };

@@ -1,8 +1,9 @@
 import { WebhookTarget } from '../../webhook-targets/src';
-import { FixedClock, ImmediateUnitOfWork, InMemoryTargetRepository } from '../../webhook-targets/src/testing/fakes';
+import { InMemoryTargetRepository } from '../../webhook-targets/src/testing/fakes';
 import { newRun } from './run';
 import { InMemoryRunRepository, InMemoryWorkflowRepository } from './testing/fakes';
 import { WorkflowsService } from './workflows.service';
+import { InMemoryUnitOfWork, ManualClock } from '../../kernel/src/testing/kernel-fakes';
 
 describe(WorkflowsService.name, () => {
   const ACCOUNT = 1;
@@ -12,7 +13,7 @@ describe(WorkflowsService.name, () => {
   let workflows: InMemoryWorkflowRepository;
   let runs: InMemoryRunRepository;
   let targets: InMemoryTargetRepository;
-  let clock: FixedClock;
+  let clock: ManualClock;
   let sut: WorkflowsService;
 
   const target = (id: string, accountId: number): WebhookTarget => ({
@@ -38,10 +39,10 @@ describe(WorkflowsService.name, () => {
     workflows = new InMemoryWorkflowRepository();
     runs = new InMemoryRunRepository();
     targets = new InMemoryTargetRepository();
-    clock = new FixedClock();
+    clock = new ManualClock();
     await targets.insert(target(TARGET, ACCOUNT));
     await targets.insert(target(FOREIGN_TARGET, OTHER));
-    sut = new WorkflowsService(workflows, runs, targets, clock, new ImmediateUnitOfWork());
+    sut = new WorkflowsService(workflows, runs, targets, clock, new InMemoryUnitOfWork());
   });
 
   it('creates a draft and shows it as given', async () => {

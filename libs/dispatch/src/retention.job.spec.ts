@@ -8,8 +8,9 @@ import { InMemoryWebhookStatsRepository } from '../../event-webhooks/src/testing
 import { EventRetentionPeriod } from '../../kernel/src';
 import { SendStatusSettings } from '../../send-status/src/send-status.settings';
 import { SendStatusRetentionService } from '../../send-status/src/send-status-retention.service';
-import { InMemoryJobLease, InMemorySendRepository, InMemoryUnitOfWork, ManualClock } from '../../send-status/src/testing/send-status.fakes';
+import { InMemorySendRepository } from '../../send-status/src/testing/send-status.fakes';
 import { RetentionJob } from './retention.job';
+import { InMemoryJobLease, InMemoryUnitOfWork, ManualClock } from '../../kernel/src/testing/kernel-fakes';
 
 describe(RetentionJob.name, () => {
   let sends: InMemorySendRepository;

@@ -1,25 +1,26 @@
 import { RunsService, WorkflowsService } from '../../automations/src';
-import { InMemoryRunRepository, InMemoryWorkflowRepository, RecordingWorkQueue } from '../../automations/src/testing/fakes';
-import { FixedClock, ImmediateUnitOfWork, InMemoryTargetRepository } from '../../webhook-targets/src/testing/fakes';
+import { InMemoryRunRepository, InMemoryWorkflowRepository } from '../../automations/src/testing/fakes';
+import { InMemoryTargetRepository } from '../../webhook-targets/src/testing/fakes';
 import { IncomingTriggerService } from './incoming-trigger.service';
 import { IncomingTriggerSettings } from './incoming-trigger.settings';
 import { hashTriggerToken } from './trigger-token';
+import { InMemoryUnitOfWork, InMemoryWorkQueue, ManualClock } from '../../kernel/src/testing/kernel-fakes';
 
 describe(IncomingTriggerService.name, () => {
   const ACCOUNT = 3;
   let workflows: InMemoryWorkflowRepository;
   let runs: InMemoryRunRepository;
-  let queue: RecordingWorkQueue;
-  let clock: FixedClock;
+  let queue: InMemoryWorkQueue;
+  let clock: ManualClock;
   let sut: IncomingTriggerService;
   let workflowId: string;
 
   beforeEach(async () => {
     workflows = new InMemoryWorkflowRepository();
     runs = new InMemoryRunRepository();
-    queue = new RecordingWorkQueue();
-    clock = new FixedClock();
-    const uow = new ImmediateUnitOfWork();
+    queue = new InMemoryWorkQueue();
+    clock = new ManualClock();
+    const uow = new InMemoryUnitOfWork();
     const service = new WorkflowsService(workflows, runs, new InMemoryTargetRepository(), clock, uow);
     sut = new IncomingTriggerService(service, workflows, new RunsService(runs, queue, clock, uow), clock, new IncomingTriggerSettings('https://hooks.example.com', { burst: 3, perSecond: 1 }));
     workflowId = (await service.create(ACCOUNT, { name: 'Orders', trigger: { type: 'incoming_webhook' }, steps: [{ type: 'delay', seconds: 10 }] })).id;

@@ -1,6 +1,7 @@
 import { SendStatusSettings } from './send-status.settings';
 import { SendStatusRetentionService } from './send-status-retention.service';
-import { InMemoryJobLease, InMemorySendRepository, InMemoryUnitOfWork, ManualClock } from './testing/send-status.fakes';
+import { InMemorySendRepository } from './testing/send-status.fakes';
+import { InMemoryJobLease, InMemoryUnitOfWork, ManualClock } from '../../kernel/src/testing/kernel-fakes';
 
 const DAY = 86_400_000;
 

@@ -1,11 +1,13 @@
 import { looksLikeId } from '../../kernel/src';
 import { sendEventId } from './send-events';
 import { REPORT_BATCH_MAX, SendStatusService } from './send-status.service';
-import { InMemoryAccounts, InMemoryEventPublisher, InMemorySendRepository, InMemoryUnitOfWork, ManualClock } from './testing/send-status.fakes';
+import { InMemoryEventPublisher, InMemorySendRepository } from './testing/send-status.fakes';
+import { InMemoryAccountRepository } from '../../accounts/src/testing/in-memory-accounts';
+import { InMemoryUnitOfWork, ManualClock } from '../../kernel/src/testing/kernel-fakes';
 
 describe(SendStatusService.name, () => {
   let clock: ManualClock;
-  let accounts: InMemoryAccounts;
+  let accounts: InMemoryAccountRepository;
   let sends: InMemorySendRepository;
   let events: InMemoryEventPublisher;
   let sut: SendStatusService;
@@ -13,7 +15,7 @@ describe(SendStatusService.name, () => {
 
   beforeEach(async () => {
     clock = new ManualClock(new Date('2024-11-22T10:00:00.000Z'));
-    accounts = new InMemoryAccounts();
+    accounts = new InMemoryAccountRepository();
     sends = new InMemorySendRepository();
     events = new InMemoryEventPublisher();
     sut = new SendStatusService(sends, accounts, events, new InMemoryUnitOfWork([sends, events]), clock);

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../kernel/src';
 import { verify } from '../../signing/src';
-import { FixedClock, ScriptedOutboundHttp } from './testing/fakes';
+
 import { WebhookTarget } from './webhook-target';
 import { WebhookTargetCaller } from './webhook-target-caller';
 import { WebhookTargetsSettings } from './webhook-targets.settings';
+import { ManualClock, ScriptedOutboundHttp } from '../../kernel/src/testing/kernel-fakes';
 
 describe(WebhookTargetCaller.name, () => {
   const secrets = new SecretBox(randomBytes(32));
-  const clock = new FixedClock(new Date('2025-11-22T02:00:00.000Z'));
+  const clock = new ManualClock(new Date('2025-11-22T02:00:00.000Z'));
   let http: ScriptedOutboundHttp;
   let sut: WebhookTargetCaller;
 

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../../kernel/src';
-import { FixedClock, ImmediateUnitOfWork, InMemoryTargetRepository, InMemoryTargetUsage } from './testing/fakes';
+import { InMemoryTargetRepository, InMemoryTargetUsage } from './testing/fakes';
 import { WebhookTargetsService } from './webhook-targets.service';
 import { WebhookTargetsSettings } from './webhook-targets.settings';
+import { InMemoryUnitOfWork, ManualClock } from '../../kernel/src/testing/kernel-fakes';
 
 describe(WebhookTargetsService.name, () => {
   let repository: InMemoryTargetRepository;
   let usage: InMemoryTargetUsage;
   let secrets: SecretBox;
-  let clock: FixedClock;
+  let clock: ManualClock;
   let sut: WebhookTargetsService;
   const ACCOUNT = 1;
   const OTHER = 2;
@@ -17,8 +18,8 @@ describe(WebhookTargetsService.name, () => {
     repository = new InMemoryTargetRepository();
     usage = new InMemoryTargetUsage();
     secrets = new SecretBox(randomBytes(32));
-    clock = new FixedClock();
-    sut = new WebhookTargetsService(repository, usage, secrets, clock, new WebhookTargetsSettings(false, 10_000), new ImmediateUnitOfWork());
+    clock = new ManualClock();
+    sut = new WebhookTargetsService(repository, usage, secrets, clock, new WebhookTargetsSettings(false, 10_000), new InMemoryUnitOfWork());
   });
 
   it('creates an unsigned target with headers and shows it without secrets', async () => {
@@ -86,7 +87,7 @@ describe(WebhookTargetsService.name, () => {
   });
 
   it('accepts private addresses when ALLOW_PRIVATE_TARGETS is set', async () => {
-    sut = new WebhookTargetsService(repository, usage, secrets, clock, new WebhookTargetsSettings(true, 10_000), new ImmediateUnitOfWork());
+    sut = new WebhookTargetsService(repository, usage, secrets, clock, new WebhookTargetsSettings(true, 10_000), new InMemoryUnitOfWork());
     await expect(sut.create(ACCOUNT, { name: 'x', url: 'http://127.0.0.1:9/hook' })).resolves.toMatchObject({ url: 'http://127.0.0.1:9/hook' });
   });
 

@@ -1,5 +1,3 @@
-import { ConsumeOptions, QueueBacklog, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
-import { backlogOf } from '../../../kernel/src/testing/kernel-fakes';
 import { TargetUsage } from '../../../webhook-targets/src';
 import { copy } from '../../../webhook-targets/src/testing/fakes';
 import { RunRepository, ScheduledRun, WorkflowRepository } from '../automations.repository';
@@ -97,29 +95,4 @@ export class InMemoryRunRepository extends RunRepository {
     return doomed.length;
   }
 
-}
-
-/** Records what is enqueued; tests hand items to a handler themselves. */
-export class RecordingWorkQueue extends WorkQueue {
-  readonly items: WorkItem[] = [];
-  async enqueue(items: WorkItem[]) {
-    this.items.push(...copy(items));
-  }
-  async consume(_topic: string, _handler: WorkHandlerFn, _options: ConsumeOptions): Promise<WorkSubscription> {
-    return { stop: async () => undefined };
-  }
-  async ping() {}
-  async backlog(): Promise<QueueBacklog> {
-    return backlogOf('memory', this.items, () => new Date());
-  }
-  /** Removes and returns the item due first. */
-  takeNext(): WorkItem | undefined {
-    if (this.items.length === 0) return undefined;
-    const due = (i: WorkItem) => i.runAt?.getTime() ?? 0;
-    let best = 0;
-    this.items.forEach((item, i) => {
-      if (due(item) < due(this.items[best])) best = i;
-    });
-    return this.items.splice(best, 1)[0];
-  }
 }

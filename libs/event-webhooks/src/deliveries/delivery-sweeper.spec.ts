@@ -1,8 +1,9 @@
-import { InMemoryJobLease } from '../../../send-status/src/testing/send-status.fakes';
+
 import { eventWebhooksHarness } from '../testing/event-webhooks.harness';
 import { DELIVERY_TOPIC } from './delivery-work';
 import { SweepSettings } from '../../../kernel/src';
 import { DeliverySweeper } from './delivery-sweeper';
+import { InMemoryJobLease } from '../../../kernel/src/testing/kernel-fakes';
 
 describe(DeliverySweeper.name, () => {
   const setUp = async () => {

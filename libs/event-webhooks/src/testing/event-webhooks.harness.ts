@@ -10,12 +10,13 @@ import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
 import { OperationalEvents } from '../webhooks/operational-events';
 import { WebhooksService } from '../webhooks/webhooks.service';
-import { ImmediateUnitOfWork, InMemoryAccountRepository, InMemoryWorkQueue, ManualClock, ScriptedOutboundHttp } from './fake-kernel';
+import { InMemoryAccountRepository } from '../../../accounts/src/testing/in-memory-accounts';
 import { InMemoryDeliveryRepository } from './in-memory-delivery.repository';
 import { InMemoryEventRepository } from './in-memory-event.repository';
 import { InMemoryWebhookRepository } from './in-memory-webhook.repository';
 import { InMemoryWebhookStatsRepository } from './in-memory-webhook-stats.repository';
 import { WebhookStatsService } from '../stats/webhook-stats.service';
+import { InMemoryUnitOfWork, InMemoryWorkQueue, ManualClock, ScriptedOutboundHttp } from '../../../kernel/src/testing/kernel-fakes';
 
 const catalog = new EventCatalog();
 
@@ -32,7 +33,7 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
     ...overrides,
   };
   const clock = new ManualClock();
-  const uow = new ImmediateUnitOfWork();
+  const uow = new InMemoryUnitOfWork();
   const queue = new InMemoryWorkQueue(uow);
   const http = new ScriptedOutboundHttp();
   const accounts = new InMemoryAccountRepository();

@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Clock } from '../clock';
+import { JobLease } from '../job-lease';
 import { OutboundHttp, OutboundRequest, OutboundResult } from '../outbound-http';
 import { UnitOfWork } from '../unit-of-work';
-import type { QueueBacklog, TopicBacklog, WorkItem } from '../work-queue';
+import { ConsumeOptions, QueueBacklog, TopicBacklog, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../work-queue';
 
-/** In-memory fakes of the kernel ports, shared by every lib's unit tests. */
+/** In-memory fakes of the kernel ports, the one set every lib's unit tests use. */
 
 /** A clock that moves only when the test says so. */
 export class ManualClock extends Clock {
@@ -21,32 +23,54 @@ export class ManualClock extends Clock {
   }
 }
 
-/** Runs work at once; after-commit callbacks run when the outermost run returns. */
-export class ImmediateUnitOfWork extends UnitOfWork {
-  private depth = 0;
-  private callbacks: Array<() => void | Promise<void>> = [];
-  runs = 0;
+/** A fake store that can be rolled back with the unit of work that changed it. */
+export interface Snapshotting {
+  /** Returns what restores the store to now. */
+  snapshot(): () => void;
+}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    this.depth++;
-    this.runs++;
-    try {
-      return await work();
-    } finally {
-      this.depth--;
-      if (this.depth === 0) {
-        const callbacks = this.callbacks;
-        this.callbacks = [];
-        for (const callback of callbacks) await callback();
-      }
-    }
+/**
+ * A unit of work as a database transaction behaves for the code above it: runs take turns (one
+ * at a time, like row locks would make them), a run inside a run joins it, after-commit callbacks
+ * run once the outermost run returned, and a run that throws rolls back the stores it was given.
+ */
+export class InMemoryUnitOfWork extends UnitOfWork {
+  /** Outermost runs so far (one per transaction). */
+  runs = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly context = new AsyncLocalStorage<Array<() => void | Promise<void>>>();
+
+  constructor(private readonly stores: Snapshotting[] = []) {
+    super();
   }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.context.getStore()) return work();
+    const result = this.tail.then(async () => {
+      this.runs++;
+      const restores = this.stores.map((s) => s.snapshot());
+      const callbacks: Array<() => void | Promise<void>> = [];
+      try {
+        const value = await this.context.run(callbacks, work);
+        for (const callback of callbacks) await callback();
+        return value;
+      } catch (error) {
+        restores.forEach((restore) => restore());
+        throw error;
+      }
+    });
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
   afterCommit(callback: () => void | Promise<void>): void {
-    if (this.depth > 0) this.callbacks.push(callback);
+    const callbacks = this.context.getStore();
+    if (callbacks) callbacks.push(callback);
     else void callback();
   }
+
   inTransaction(): boolean {
-    return this.depth > 0;
+    return this.context.getStore() !== undefined;
   }
 }
 
@@ -70,15 +94,71 @@ export class ScriptedOutboundHttp extends OutboundHttp {
   }
 }
 
-/** The backlog of a fake queue's items (a fake holds them all, due or not). */
-export function backlogOf(store: string, items: readonly WorkItem[], now: () => Date): QueueBacklog {
-  const topics = new Map<string, TopicBacklog>();
-  for (const item of items) {
-    const due = item.runAt ?? now();
-    const topic = topics.get(item.topic) ?? { topic: item.topic, items: 0, oldestDueAt: null };
-    topic.items++;
-    if (topic.oldestDueAt === null || due < topic.oldestDueAt) topic.oldestDueAt = due;
-    topics.set(item.topic, topic);
+/** Keeps enqueued items (deduplicated by key, as the real queues do) for the test to hand to a handler. */
+export class InMemoryWorkQueue extends WorkQueue {
+  readonly items: WorkItem[] = [];
+  /** Whether each enqueue call happened inside a unit of work. */
+  readonly enqueuedInTransaction: boolean[] = [];
+
+  constructor(private readonly uow?: UnitOfWork) {
+    super();
   }
-  return { store, topics: [...topics.values()] };
+
+  async enqueue(items: WorkItem[]) {
+    this.enqueuedInTransaction.push(this.uow?.inTransaction() ?? false);
+    for (const item of items) {
+      if (item.key && this.items.some((i) => i.key === item.key)) continue;
+      this.items.push(structuredClone(item));
+    }
+  }
+  async consume(_topic: string, _handler: WorkHandlerFn, _options: ConsumeOptions): Promise<WorkSubscription> {
+    return { stop: async () => undefined };
+  }
+  async ping() {}
+
+  /** Every item waits here, due or not: all of them count, due at their runAt (or now). */
+  async backlog(): Promise<QueueBacklog> {
+    const topics = new Map<string, TopicBacklog>();
+    for (const item of this.items) {
+      const due = item.runAt ?? new Date();
+      const topic = topics.get(item.topic) ?? { topic: item.topic, items: 0, oldestDueAt: null };
+      topic.items++;
+      if (topic.oldestDueAt === null || due < topic.oldestDueAt) topic.oldestDueAt = due;
+      topics.set(item.topic, topic);
+    }
+    return { store: 'memory', topics: [...topics.values()] };
+  }
+
+  /** Removes and returns the items of a topic, oldest first. */
+  take(topic: string): WorkItem[] {
+    const taken = this.items.filter((i) => i.topic === topic);
+    this.items.splice(0, this.items.length, ...this.items.filter((i) => i.topic !== topic));
+    return taken;
+  }
+
+  /** Removes and returns the item due first. */
+  takeNext(): WorkItem | undefined {
+    if (this.items.length === 0) return undefined;
+    const due = (i: WorkItem) => i.runAt?.getTime() ?? 0;
+    let best = 0;
+    this.items.forEach((item, i) => {
+      if (due(item) < due(this.items[best])) best = i;
+    });
+    return this.items.splice(best, 1)[0];
+  }
+}
+
+export class InMemoryJobLease extends JobLease {
+  readonly leases = new Map<string, { holder: string; expiresAt: number }>();
+
+  async acquire(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
+    const current = this.leases.get(name);
+    if (current && current.holder !== holder && current.expiresAt > now.getTime()) return false;
+    this.leases.set(name, { holder, expiresAt: now.getTime() + ttlMs });
+    return true;
+  }
+
+  async release(name: string, holder: string): Promise<void> {
+    if (this.leases.get(name)?.holder === holder) this.leases.delete(name);
+  }
 }

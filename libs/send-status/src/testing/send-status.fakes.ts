@@ -1,21 +1,15 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { EventPublisher, JobLease, NewEvent, UnitOfWork } from '../../../kernel/src';
+import { EventPublisher, NewEvent } from '../../../kernel/src';
+import type { Snapshotting } from '../../../kernel/src/testing/kernel-fakes';
 import { HistoryEntry, LockedSend, NewHistoryEntry, NewSend, SendRecord, SendWithHistory, StatusMove } from '../send';
 import { statusRank } from '../send-status';
 import { SendKey, SendRepository } from '../send.repository';
 
 /**
  * In-memory fakes of the ports send-status uses, for unit tests. They hold state (no call-count
- * mocks); the unit of work serialises runs and rolls every store back when a run throws, as the
- * database transaction would.
+ * mocks) and take snapshots, so the kernel's InMemoryUnitOfWork rolls them back when a run throws,
+ * as the database transaction would.
  */
 
-interface Snapshotting {
-  snapshot(): () => void;
-}
-
-export { ManualClock } from '../../../kernel/src/testing/kernel-fakes';
-export { InMemoryAccountRepository as InMemoryAccounts } from '../../../accounts/src/testing/in-memory-accounts';
 
 export class InMemorySendRepository extends SendRepository implements Snapshotting {
   sends = new Map<string, SendRecord>();
@@ -122,54 +116,3 @@ export class InMemoryEventPublisher extends EventPublisher implements Snapshotti
   }
 }
 
-export class InMemoryUnitOfWork extends UnitOfWork {
-  private tail: Promise<unknown> = Promise.resolve();
-  private readonly context = new AsyncLocalStorage<Array<() => void | Promise<void>>>();
-
-  constructor(private readonly stores: Snapshotting[]) {
-    super();
-  }
-
-  run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.context.getStore()) return work();
-    const result = this.tail.then(async () => {
-      const restores = this.stores.map((s) => s.snapshot());
-      const callbacks: Array<() => void | Promise<void>> = [];
-      try {
-        const value = await this.context.run(callbacks, work);
-        for (const callback of callbacks) await callback();
-        return value;
-      } catch (error) {
-        restores.forEach((restore) => restore());
-        throw error;
-      }
-    });
-    this.tail = result.catch(() => undefined);
-    return result;
-  }
-
-  afterCommit(callback: () => void | Promise<void>): void {
-    const callbacks = this.context.getStore();
-    if (callbacks) callbacks.push(callback);
-    else void Promise.resolve().then(callback);
-  }
-
-  inTransaction(): boolean {
-    return this.context.getStore() !== undefined;
-  }
-}
-
-export class InMemoryJobLease extends JobLease {
-  readonly leases = new Map<string, { holder: string; expiresAt: number }>();
-
-  async acquire(name: string, holder: string, now: Date, ttlMs: number): Promise<boolean> {
-    const current = this.leases.get(name);
-    if (current && current.holder !== holder && current.expiresAt > now.getTime()) return false;
-    this.leases.set(name, { holder, expiresAt: now.getTime() + ttlMs });
-    return true;
-  }
-
-  async release(name: string, holder: string): Promise<void> {
-    if (this.leases.get(name)?.holder === holder) this.leases.delete(name);
-  }
-}

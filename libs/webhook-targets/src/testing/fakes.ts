@@ -3,8 +3,6 @@ import { TargetUsage, WebhookTargetRepository } from '../webhook-target.reposito
 
 /** In-memory fakes of the ports the automation libs use, holding state like the real adapters. */
 
-export { ImmediateUnitOfWork, ManualClock as FixedClock, ScriptedOutboundHttp } from '../../../kernel/src/testing/kernel-fakes';
-
 /** Stored rows are copies, as a database would hold them. */
 export const copy = <T>(value: T): T => structuredClone(value);
 
