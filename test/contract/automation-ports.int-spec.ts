@@ -1,7 +1,8 @@
 import { TypeormWebhookTargetRepository, TypeormTargetUsage } from '../../libs/adapters/typeorm/src/automations/typeorm-webhook-target.repository';
 import { TypeormWorkflowRepository } from '../../libs/adapters/typeorm/src/automations/typeorm-workflow.repository';
-import { Workflow, WorkflowRepository } from '../../libs/automations/src';
-import { InMemoryWorkflowRepository, WorkflowTargetUsage } from '../../libs/automations/src/testing/fakes';
+import { Run, RunRepository, Workflow, WorkflowRepository } from '../../libs/automations/src';
+import { InMemoryRunRepository, InMemoryWorkflowRepository, WorkflowTargetUsage } from '../../libs/automations/src/testing/fakes';
+import { TypeormRunRepository } from '../../libs/adapters/typeorm/src/automations/typeorm-run.repository';
 import { newId } from '../../libs/kernel/src';
 import { TargetUsage, WebhookTarget, WebhookTargetRepository } from '../../libs/webhook-targets/src';
 import { InMemoryTargetRepository } from '../../libs/webhook-targets/src/testing/fakes';
@@ -11,6 +12,8 @@ import { profileAvailable } from '../support/test-app';
 interface AutomationPorts {
   targets: WebhookTargetRepository;
   workflows: WorkflowRepository;
+  runs: RunRepository;
+  transaction<T>(work: () => Promise<T>): Promise<T>;
   usage: TargetUsage;
   storage: TestDatabase | null;
 }
@@ -18,17 +21,19 @@ interface AutomationPorts {
 const sql = (storage: TestDatabase): AutomationPorts => ({
   targets: new TypeormWebhookTargetRepository(storage.db),
   workflows: new TypeormWorkflowRepository(storage.db),
+  runs: new TypeormRunRepository(storage.db),
+  transaction: (work) => storage.db.transaction(work),
   usage: new TypeormTargetUsage(storage.db),
   storage,
 });
 
-/** Targets, workflows and target usage on the in-memory fakes and on the SQL adapters over SQLite and MariaDB. */
+/** Targets, workflows, runs and target usage on the in-memory fakes and on the SQL adapters over SQLite and MariaDB. */
 const backends: Array<[string, () => Promise<AutomationPorts | null>]> = [
   [
     'in-memory fakes',
     async () => {
       const workflows = new InMemoryWorkflowRepository();
-      return { targets: new InMemoryTargetRepository(), workflows, usage: new WorkflowTargetUsage(workflows), storage: null };
+      return { targets: new InMemoryTargetRepository(), workflows, runs: new InMemoryRunRepository(), transaction: (work) => work(), usage: new WorkflowTargetUsage(workflows), storage: null };
     },
   ],
   ['sqlite', async () => sql(await openTestDatabase('sqlite'))],
@@ -129,5 +134,64 @@ describe.each(backends)('automation ports contract (%s)', (_name, open) => {
     expect(await p().workflows.delete(accountId, w2.id)).toBe(false);
     expect(await p().usage.workflowsUsing(accountId, t1.id)).toEqual([]);
     expect((await p().usage.workflowsUsing(accountId, t2.id)).map((w) => w.id)).toEqual([w1.id]);
+  });
+
+  const run = (accountId: number, workflowId: string, n: number, overrides: Partial<Run> = {}): Run => ({
+    id: newId('run', T0.getTime() + n),
+    accountId,
+    workflowId,
+    workflowName: 'Onboarding',
+    steps: [{ type: 'delay', seconds: 60 }],
+    status: 'running',
+    startedAt: new Date(T0.getTime() + n),
+    finishedAt: null,
+    triggerBody: '{"email":"zoë@example.com","deep":[[1]]}',
+    stepIndex: 0,
+    seq: 0,
+    stepStates: [{ status: 'running', attempts: [], resumeAt: T0.getTime() + 60_000 }],
+    nextAt: new Date(T0.getTime() + 60_000),
+    ...overrides,
+  });
+
+  it('stores runs whole, saves progress only over the seq it read, lists them newest first', async () => {
+    if (!ports) return;
+    const accountId = ++nextAccount;
+    const [a, b] = [run(accountId, 'wf_x', 1), run(accountId, 'wf_x', 2)];
+    await p().runs.insertMany([a, b, run(accountId, 'wf_other', 3)]);
+    expect(await p().runs.findById(a.id)).toEqual(a);
+    const done: Run = { ...a, status: 'succeeded', finishedAt: new Date(T0.getTime() + 61_000), stepIndex: 1, seq: 1, nextAt: null, stepStates: [{ status: 'succeeded', attempts: [] }] };
+    expect(await p().runs.saveProgress(done, 0)).toBe(true);
+    expect(await p().runs.saveProgress({ ...done, status: 'failed' }, 0)).toBe(false);
+    expect(await p().runs.findById(a.id)).toEqual(done);
+    expect((await p().runs.listByWorkflow(accountId, 'wf_x', 10)).map((r) => r.id)).toEqual([b.id, a.id]);
+    expect(await p().runs.listByWorkflow(accountId + 1, 'wf_x', 10)).toEqual([]);
+    await p().runs.deleteByWorkflow(accountId, 'wf_x');
+    expect(await p().runs.listByWorkflow(accountId, 'wf_x', 10)).toEqual([]);
+    expect(await p().runs.listByWorkflow(accountId, 'wf_other', 10)).toHaveLength(1);
+  });
+
+  it('reschedules running runs long past their next step, bumping seq; leaves the others', async () => {
+    if (!ports) return;
+    const accountId = ++nextAccount;
+    const stale = run(accountId, 'wf_s', 1, { nextAt: new Date(T0.getTime() - 600_000) });
+    const due = run(accountId, 'wf_s', 2, { nextAt: new Date(T0.getTime() - 1_000) });
+    const ended = run(accountId, 'wf_s', 3, { status: 'failed', nextAt: null, finishedAt: T0 });
+    await p().runs.insertMany([stale, due, ended]);
+    const rescheduled = await p().transaction(() => p().runs.rescheduleStale(new Date(T0.getTime() - 60_000), T0, 100));
+    expect(rescheduled.filter((r) => [stale.id, due.id, ended.id].includes(r.id))).toEqual([{ id: stale.id, seq: 1, nextAt: T0 }]);
+    expect(await p().runs.findById(stale.id)).toMatchObject({ seq: 1, nextAt: T0, status: 'running' });
+    expect(await p().runs.findById(due.id)).toMatchObject({ seq: 0 });
+  });
+
+  it('purges finished runs started before a time, oldest first, never a running one', async () => {
+    if (!ports) return;
+    const accountId = ++nextAccount;
+    const old = (n: number, status: Run['status']) => run(accountId, 'wf_p', n, { startedAt: new Date(T0.getTime() - 40 * 86_400_000 + n), status, nextAt: status === 'running' ? T0 : null });
+    await p().runs.insertMany([old(1, 'succeeded'), old(2, 'failed'), old(3, 'running'), run(accountId, 'wf_p', 4, { status: 'succeeded', nextAt: null })]);
+    const cutoff = new Date(T0.getTime() - 30 * 86_400_000);
+    expect(await p().transaction(() => p().runs.deleteStartedBefore(cutoff, 1))).toBe(1);
+    expect(await p().transaction(() => p().runs.deleteStartedBefore(cutoff, 10))).toBe(1);
+    expect(await p().transaction(() => p().runs.deleteStartedBefore(cutoff, 10))).toBe(0);
+    expect((await p().runs.listByWorkflow(accountId, 'wf_p', 10)).map((r) => r.status).sort()).toEqual(['running', 'succeeded']);
   });
 });
