@@ -1,5 +1,5 @@
 import type { DeliveryView, WebhookView } from '../../../../libs/event-webhooks/src';
-import { snakeCase } from './family-casing';
+import { snakeCase } from '../http/family-casing';
 import { documentedKeys } from '../openapi/snake-case-model';
 import { DeliveryAttemptV2View, DeliveryAttemptV3View, DeliveryV2View, DeliveryV3View, WEBHOOK_VIEWS } from './event-webhooks.views';
 import { WebhookPresenter } from './webhook.presenter';

@@ -1,5 +1,5 @@
 import type { ApiFamily, DeliveryPage, DeliveryView, WebhookStats, WebhookView } from '../../../../libs/event-webhooks/src';
-import { inFamilyCase } from './family-casing';
+import { inFamilyCase } from '../http/family-casing';
 
 /** Domain views to the JSON of each API family: ISO 8601 UTC times, nulls kept, then the family's casing. */
 export class WebhookPresenter {

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ApiSchema, DECORATORS } from '@nestjs/swagger';
-import { snakeCase } from '../event-webhooks/family-casing';
+import { snakeCase } from '../http/family-casing';
 
 type Model = Type<unknown>;
 type Decorated = { type?: unknown } & Record<string, unknown>;

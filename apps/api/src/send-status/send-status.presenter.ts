@@ -1,5 +1,5 @@
 import type { SendWithHistory } from '../../../../libs/send-status/src';
-import { inFamilyCase } from '../event-webhooks/family-casing';
+import { inFamilyCase } from '../http/family-casing';
 import type { SendStatusV3View } from './send-status.dto';
 
 /** The v3 (camelCase) form of a send status record (CONTRACT §5). */
