@@ -2,14 +2,9 @@
  * The outbound HTTP port: one POST to a customer URL, never throwing for network outcomes.
  * Every failure is classified so that it can be recorded on the attempt as the contract says.
  */
-export type TransportErrorKind =
-  | 'timeout'
-  | 'connection_refused'
-  | 'dns'
-  | 'tls'
-  | 'blocked_address'
-  | 'invalid_url'
-  | 'connection_reset';
+/** How a call failed when no HTTP answer arrived: the `error` of an attempt. */
+export const TRANSPORT_ERROR_KINDS = ['timeout', 'connection_refused', 'dns', 'tls', 'blocked_address', 'invalid_url', 'connection_reset'] as const;
+export type TransportErrorKind = (typeof TRANSPORT_ERROR_KINDS)[number];
 
 export interface OutboundRequest {
   url: string;

@@ -1,6 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ApiAnyJsonProperty } from '../openapi/any-json';
+import { WORKFLOW_LIMITS } from '../../../../libs/automations/src';
+import { TRANSPORT_ERROR_KINDS } from '../../../../libs/kernel/src';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 const TARGET_ID = 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z';
@@ -107,7 +109,7 @@ const STEP_SCHEMA = { oneOf: [{ $ref: getSchemaPath(SendWebhookStepDoc) }, { $re
 export class WorkflowBodyDoc {
   @ApiProperty({ example: 'Paid orders to CRM', minLength: 1, maxLength: 200 }) name!: string;
   @ApiProperty({ type: IncomingWebhookTriggerDoc }) trigger!: IncomingWebhookTriggerDoc;
-  @ApiProperty({ type: 'array', items: STEP_SCHEMA, minItems: 1, maxItems: 50 }) steps!: Array<SendWebhookStepDoc | DelayStepDoc>;
+  @ApiProperty({ type: 'array', items: STEP_SCHEMA, minItems: 1, maxItems: WORKFLOW_LIMITS.maxSteps }) steps!: Array<SendWebhookStepDoc | DelayStepDoc>;
 }
 
 @ApiExtraModels(SendWebhookStepDoc, DelayStepDoc)
@@ -153,7 +155,7 @@ export class StepAttemptView {
   @ApiProperty({
     type: String,
     nullable: true,
-    enum: ['timeout', 'connection_refused', 'dns', 'tls', 'blocked_address', 'invalid_url', 'connection_reset'],
+    enum: TRANSPORT_ERROR_KINDS,
     description: 'null whenever an HTTP answer arrived',
   })
   error!: string | null;

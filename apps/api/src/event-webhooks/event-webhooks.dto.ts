@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsInt, IsObject, IsOptional, IsString, Matches } from 'class-validator';
-import { DELIVERY_STATUSES } from '../../../../libs/event-webhooks/src';
+import { DELIVERY_STATUSES, MAX_DESCRIPTION_LENGTH, MAX_EVENTS_PER_WEBHOOK } from '../../../../libs/event-webhooks/src';
+import { TARGET_URL_MAX_LENGTH } from '../../../../libs/kernel/src';
 import { OptionalBody } from '../http/contract-validation.pipe';
 
 /**
@@ -13,28 +14,28 @@ export class CreateWebhookDto {
   @IsString()
   url!: string;
 
-  @ApiProperty({ type: [String], minItems: 1, maxItems: 50, example: ['email.delivered', 'email.bounced'], description: '1 to 50 distinct types of GET /v3/events/types' })
+  @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_EVENTS_PER_WEBHOOK, example: ['email.delivered', 'email.bounced'], description: `1 to ${MAX_EVENTS_PER_WEBHOOK} distinct types of GET /v3/events/types` })
   @IsArray()
   events!: string[];
 
-  @ApiPropertyOptional({ type: String, maxLength: 500, nullable: true, example: 'CRM sync' })
+  @ApiPropertyOptional({ type: String, maxLength: MAX_DESCRIPTION_LENGTH, nullable: true, example: 'CRM sync' })
   @IsOptional()
   @IsString()
   description?: string | null;
 }
 
 export class UpdateWebhookDto {
-  @ApiPropertyOptional({ format: 'uri', maxLength: 2048 })
+  @ApiPropertyOptional({ format: 'uri', maxLength: TARGET_URL_MAX_LENGTH })
   @IsOptional()
   @IsString()
   url?: string;
 
-  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: 50 })
+  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: MAX_EVENTS_PER_WEBHOOK })
   @IsOptional()
   @IsArray()
   events?: string[];
 
-  @ApiPropertyOptional({ type: String, maxLength: 500, nullable: true, description: 'null clears it' })
+  @ApiPropertyOptional({ type: String, maxLength: MAX_DESCRIPTION_LENGTH, nullable: true, description: 'null clears it' })
   @IsOptional()
   @IsString()
   description?: string | null;

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DELIVERY_STATUSES } from '../../../../libs/event-webhooks/src';
+import { DELIVERY_STATUSES, MAX_DESCRIPTION_LENGTH, MAX_EVENTS_PER_WEBHOOK } from '../../../../libs/event-webhooks/src';
+import { TARGET_URL_MAX_LENGTH, TRANSPORT_ERROR_KINDS } from '../../../../libs/kernel/src';
 import { snakeCaseModel } from '../openapi/snake-case-model';
 
 /**
@@ -17,9 +18,9 @@ const SECRET = {
 
 export class WebhookV3View {
   @ApiProperty({ example: 'wh_01jd2x7q9m3k8p4r6t1v5w0y2z' }) id!: string;
-  @ApiProperty({ format: 'uri', maxLength: 2048, example: 'https://crm.example.com/hooks/service' }) url!: string;
-  @ApiProperty({ type: [String], minItems: 1, maxItems: 50, example: ['email.delivered', 'email.bounced'] }) events!: string[];
-  @ApiProperty({ type: String, nullable: true, maxLength: 500, example: 'CRM sync' }) description!: string | null;
+  @ApiProperty({ format: 'uri', maxLength: TARGET_URL_MAX_LENGTH, example: 'https://crm.example.com/hooks/service' }) url!: string;
+  @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_EVENTS_PER_WEBHOOK, example: ['email.delivered', 'email.bounced'] }) events!: string[];
+  @ApiProperty({ type: String, nullable: true, maxLength: MAX_DESCRIPTION_LENGTH, example: 'CRM sync' }) description!: string | null;
   @ApiProperty({ enum: ['enabled', 'disabled'], enumName: 'WebhookState' }) state!: string;
   @ApiProperty({ enum: ['v3', 'v2'], description: 'The API family that created the webhook; its deliveries carry it as apiVersion' }) apiVersion!: string;
   @ApiProperty({ type: 'integer', minimum: 0 }) consecutiveFailures!: number;
@@ -51,7 +52,7 @@ export class DeliveryAttemptV3View {
   @ApiProperty({
     type: String,
     nullable: true,
-    enum: ['timeout', 'connection_refused', 'dns', 'tls', 'blocked_address', 'invalid_url', 'connection_reset'],
+    enum: TRANSPORT_ERROR_KINDS,
     enumName: 'AttemptError',
     description: 'Null whenever an HTTP answer arrived',
   })

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Type } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
-import { ApiFamily, WebhookStatsService, WebhooksService } from '../../../../libs/event-webhooks/src';
+import { ApiFamily, MAX_EVENTS_PER_WEBHOOK, MAX_WEBHOOKS_PER_ACCOUNT, WebhookStatsService, WebhooksService } from '../../../../libs/event-webhooks/src';
 import { CurrentAccount } from '../http/guards';
 import { ApiKeyAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
@@ -36,7 +36,7 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @Post()
     @operation('createWebhook', 'Create a webhook; the response shows its signing secret, once')
     @ApiCreatedResponse({ type: views.created })
-    @ApiErrors('invalid_parameter', ['limit_exceeded', '20 webhooks per account, or more than 50 events'])
+    @ApiErrors('invalid_parameter', ['limit_exceeded', `${MAX_WEBHOOKS_PER_ACCOUNT} webhooks per account, or more than ${MAX_EVENTS_PER_WEBHOOK} events`])
     async create(@CurrentAccount() account: Account, @Body() body: CreateWebhookDto) {
       const { webhook, secret } = await this.webhooks.create(account.id, body, family);
       return presenter.webhook(webhook, secret);

@@ -4,148 +4,6 @@
  */
 
 export interface paths {
-    "/health": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Liveness: 200 while the process lives */
-        get: operations["ops_health"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/ready": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Readiness: 200 only while storage and queue answer */
-        get: operations["ops_ready"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Prometheus metrics in the text exposition format (Bearer METRICS_TOKEN when it is set) */
-        get: operations["ops_metrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/accounts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List accounts, oldest first */
-        get: operations["admin_listAccounts"];
-        put?: never;
-        /** Create an account and its first API key (shown once) */
-        post: operations["admin_createAccount"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/accounts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read an account */
-        get: operations["admin_getAccount"];
-        put?: never;
-        post?: never;
-        /** Delete an account and everything it owns; its waiting work is cancelled, its keys refused within 5 s */
-        delete: operations["admin_deleteAccount"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/accounts/{id}/api-keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List an account's API keys that are not revoked (never the keys themselves) */
-        get: operations["admin_listApiKeys"];
-        put?: never;
-        /** Create another API key for an account (shown once) */
-        post: operations["admin_createApiKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/accounts/{id}/api-keys/{keyId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Revoke an API key */
-        delete: operations["admin_revokeApiKey"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/admin/maintenance/purge": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Run every retention purge now
-         * @description Deletes the sends created more than SEND_STATUS_RETENTION_DAYS ago (with their history), the events created more than EVENT_RETENTION_DAYS ago (with their deliveries and attempts) and the automation runs started more than EVENT_RETENTION_DAYS ago, 1000 per transaction. An event with a delivery still pending or retrying, and a run still running, are kept until they settle. The dispatchers also run these purges at start and daily; when another process is running one, this call waits for it (up to 60 s each) and then runs.
-         */
-        post: operations["admin_purge"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v3/Webhook": {
         parameters: {
             query?: never;
@@ -628,6 +486,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a transactional send
+         * @description Returns the send id (`msg_...`) for the status routes and an `idSending` integer unique across the installation. Status `scheduled` when scheduledAt is in the future, else `queued`. Emits email.processed (not for a backfill, i.e. when createdAt is given). Campaign sends have no send status: channel `campaign` is refused.
+         */
+        post: operations["internal_createSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/sends/events/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report up to 1000 send events at once
+         * @description Each item `{id, status, diagCode?, bounceType?, at?}` follows the rules of the single route and is answered on its own, in input order: `{"id","accepted":true,"status"}` or `{"id","error":{"code":"invalid_parameter"|"not_found","message"}}`. The accepted items commit together.
+         */
+        post: operations["internal_reportSendEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/sends/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report what happened to a send
+         * @description scheduled: planned for a later date. queued: accepted, waiting to be sent. sent: handed over by our servers, no answer yet from the recipient server; `delivered` typically appears about 5 minutes after handover, so poll with backoff (e.g. after 1, 2, 4, 8 minutes) or, better, subscribe to the email.delivered and email.bounced events. deferred: the recipient server asked for a later retry and we retry (it may repeat). delivered: accepted by the recipient server (final). bounced: rejected (final; see bounceType). A status only moves forward: scheduled < queued < sent < deferred < delivered | bounced. A report that would move the status back (it arrived late) is kept in the history only; the same report twice (same status, at, diagCode and bounceType) is stored once. Reaching delivered emits email.delivered, reaching bounced emits email.bounced, in the same transaction and once per send.
+         */
+        post: operations["internal_reportSendEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/Send/{id}/Status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the status of a transactional send (v3)
+         * @description The status of a transactional send by the id returned when sending, with every report received. scheduled: planned for a later date. queued: accepted, waiting to be sent. sent: handed over by our servers, no answer yet from the recipient server; `delivered` typically appears about 5 minutes after handover, so poll with backoff (e.g. after 1, 2, 4, 8 minutes) or, better, subscribe to the email.delivered and email.bounced events. deferred: the recipient server asked for a later retry and we retry (it may repeat). delivered: accepted by the recipient server (final). bounced: rejected (final; see bounceType). A status only moves forward: scheduled < queued < sent < deferred < delivered | bounced. Records are kept SEND_STATUS_RETENTION_DAYS (365) days after creation. An unknown id and another account's id get the same answer, byte for byte: 404 {"id":"<id>","status":"not_found"}.
+         */
+        get: operations["v3_getSendStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/send/{id}/status.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the status of a transactional send (v2)
+         * @description The status of a transactional send by the id returned when sending, with every report received. scheduled: planned for a later date. queued: accepted, waiting to be sent. sent: handed over by our servers, no answer yet from the recipient server; `delivered` typically appears about 5 minutes after handover, so poll with backoff (e.g. after 1, 2, 4, 8 minutes) or, better, subscribe to the email.delivered and email.bounced events. deferred: the recipient server asked for a later retry and we retry (it may repeat). delivered: accepted by the recipient server (final). bounced: rejected (final; see bounceType). A status only moves forward: scheduled < queued < sent < deferred < delivered | bounced. Records are kept SEND_STATUS_RETENTION_DAYS (365) days after creation. An unknown id and another account's id get the same answer, byte for byte: 404 {"id":"<id>","status":"not_found"}.
+         */
+        get: operations["v2_getSendStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/maintenance/purge-send-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the send-status retention purge now
+         * @description Deletes the sends created more than SEND_STATUS_RETENTION_DAYS days ago, with their history, 1000 per transaction; they are not_found afterwards. The dispatchers also run it at start and daily. When another process is purging, waits for it (up to 60 s) and then runs.
+         */
+        post: operations["admin_purgeSendStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/automations/webhook-targets": {
         parameters: {
             query?: never;
@@ -753,78 +731,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/internal/sends": {
+    "/health": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /**
-         * Record a transactional send
-         * @description Returns the send id (`msg_...`) for the status routes and an `idSending` integer unique across the installation. Status `scheduled` when scheduledAt is in the future, else `queued`. Emits email.processed (not for a backfill, i.e. when createdAt is given). Campaign sends have no send status: channel `campaign` is refused.
-         */
-        post: operations["internal_createSend"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/internal/sends/events/batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Report up to 1000 send events at once
-         * @description Each item `{id, status, diagCode?, bounceType?, at?}` follows the rules of the single route and is answered on its own, in input order: `{"id","accepted":true,"status"}` or `{"id","error":{"code":"invalid_parameter"|"not_found","message"}}`. The accepted items commit together.
-         */
-        post: operations["internal_reportSendEvents"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/internal/sends/{id}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Report what happened to a send
-         * @description scheduled: planned for a later date. queued: accepted, waiting to be sent. sent: handed over by our servers, no answer yet from the recipient server; `delivered` typically appears about 5 minutes after handover, so poll with backoff (e.g. after 1, 2, 4, 8 minutes) or, better, subscribe to the email.delivered and email.bounced events. deferred: the recipient server asked for a later retry and we retry (it may repeat). delivered: accepted by the recipient server (final). bounced: rejected (final; see bounceType). A status only moves forward: scheduled < queued < sent < deferred < delivered | bounced. A report that would move the status back (it arrived late) is kept in the history only; the same report twice (same status, at, diagCode and bounceType) is stored once. Reaching delivered emits email.delivered, reaching bounced emits email.bounced, in the same transaction and once per send.
-         */
-        post: operations["internal_reportSendEvent"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v3/Send/{id}/Status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read the status of a transactional send (v3)
-         * @description The status of a transactional send by the id returned when sending, with every report received. scheduled: planned for a later date. queued: accepted, waiting to be sent. sent: handed over by our servers, no answer yet from the recipient server; `delivered` typically appears about 5 minutes after handover, so poll with backoff (e.g. after 1, 2, 4, 8 minutes) or, better, subscribe to the email.delivered and email.bounced events. deferred: the recipient server asked for a later retry and we retry (it may repeat). delivered: accepted by the recipient server (final). bounced: rejected (final; see bounceType). A status only moves forward: scheduled < queued < sent < deferred < delivered | bounced. Records are kept SEND_STATUS_RETENTION_DAYS (365) days after creation. An unknown id and another account's id get the same answer, byte for byte: 404 {"id":"<id>","status":"not_found"}.
-         */
-        get: operations["v3_getSendStatus"];
+        /** Liveness: 200 while the process lives */
+        get: operations["ops_health"];
         put?: never;
         post?: never;
         delete?: never;
@@ -833,18 +748,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v2/send/{id}/status.json": {
+    "/ready": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Read the status of a transactional send (v2)
-         * @description The status of a transactional send by the id returned when sending, with every report received. scheduled: planned for a later date. queued: accepted, waiting to be sent. sent: handed over by our servers, no answer yet from the recipient server; `delivered` typically appears about 5 minutes after handover, so poll with backoff (e.g. after 1, 2, 4, 8 minutes) or, better, subscribe to the email.delivered and email.bounced events. deferred: the recipient server asked for a later retry and we retry (it may repeat). delivered: accepted by the recipient server (final). bounced: rejected (final; see bounceType). A status only moves forward: scheduled < queued < sent < deferred < delivered | bounced. Records are kept SEND_STATUS_RETENTION_DAYS (365) days after creation. An unknown id and another account's id get the same answer, byte for byte: 404 {"id":"<id>","status":"not_found"}.
-         */
-        get: operations["v2_getSendStatus"];
+        /** Readiness: 200 only while storage and queue answer */
+        get: operations["ops_ready"];
         put?: never;
         post?: never;
         delete?: never;
@@ -853,7 +765,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/maintenance/purge-send-status": {
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics in the text exposition format (Bearer METRICS_TOKEN when it is set) */
+        get: operations["ops_metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List accounts, oldest first */
+        get: operations["admin_listAccounts"];
+        put?: never;
+        /** Create an account and its first API key (shown once) */
+        post: operations["admin_createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an account */
+        get: operations["admin_getAccount"];
+        put?: never;
+        post?: never;
+        /** Delete an account and everything it owns; its waiting work is cancelled, its keys refused within 5 s */
+        delete: operations["admin_deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an account's API keys that are not revoked (never the keys themselves) */
+        get: operations["admin_listApiKeys"];
+        put?: never;
+        /** Create another API key for an account (shown once) */
+        post: operations["admin_createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{id}/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key */
+        delete: operations["admin_revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/maintenance/purge": {
         parameters: {
             query?: never;
             header?: never;
@@ -863,10 +863,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Run the send-status retention purge now
-         * @description Deletes the sends created more than SEND_STATUS_RETENTION_DAYS days ago, with their history, 1000 per transaction; they are not_found afterwards. The dispatchers also run it at start and daily. When another process is purging, waits for it (up to 60 s) and then runs.
+         * Run every retention purge now
+         * @description Deletes the sends created more than SEND_STATUS_RETENTION_DAYS ago (with their history), the events created more than EVENT_RETENTION_DAYS ago (with their deliveries and attempts) and the automation runs started more than EVENT_RETENTION_DAYS ago, 1000 per transaction. An event with a delivery still pending or retrying, and a run still running, are kept until they settle. The dispatchers also run these purges at start and daily; when another process is running one, this call waits for it (up to 60 s each) and then runs.
          */
-        post: operations["admin_purgeSendStatus"];
+        post: operations["admin_purge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -908,96 +908,6 @@ export interface components {
             code: components["schemas"]["ErrorCode"];
             /** @example url must be an absolute http or https URL */
             message: string;
-        };
-        HealthView: {
-            /** @enum {string} */
-            status: "ok";
-        };
-        ReadinessView: {
-            /** @enum {string} */
-            status: "ready" | "unavailable";
-            /** @enum {string} */
-            storage: "up" | "down";
-            /** @enum {string} */
-            queue: "up" | "down";
-        };
-        CreateAccountDto: {
-            /** @example Acme */
-            name: string;
-        };
-        CreatedAccountView: {
-            /** @example 42 */
-            id: number;
-            /** @example Acme */
-            name: string;
-            /** @description The account API key. Shown once: store it now. */
-            apiKey: string;
-            /**
-             * @description Id of that key, to revoke it later
-             * @example key_01jd2x7q9m3k8p4r6t1v5w0y2z
-             */
-            apiKeyId: string;
-        };
-        AccountView: {
-            /** @example 42 */
-            id: number;
-            /** @example Acme */
-            name: string;
-            /**
-             * Format: date-time
-             * @example 2025-11-22T02:00:00.000Z
-             */
-            createdAt: string;
-        };
-        AccountPageView: {
-            accounts: components["schemas"]["AccountView"][];
-            /** @description Pass as cursor for the next page; null on the last */
-            nextCursor: string | null;
-        };
-        ApiKeyView: {
-            /** @example key_01jd2x7q9m3k8p4r6t1v5w0y2z */
-            id: string;
-            /**
-             * @description First 8 characters of the key; null for keys created before prefixes were kept
-             * @example sk_Xq3vB
-             */
-            prefix: string | null;
-            /**
-             * Format: date-time
-             * @example 2025-11-22T02:00:00.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description Last authenticated use; may lag by up to a minute; null if never used
-             */
-            lastUsedAt: string | null;
-        };
-        ApiKeyListView: {
-            apiKeys: components["schemas"]["ApiKeyView"][];
-        };
-        CreatedApiKeyView: {
-            /** @example key_01jd2x7q9m3k8p4r6t1v5w0y2z */
-            id: string;
-            /** @description The API key. Shown once: store it now. */
-            apiKey: string;
-        };
-        PurgeView: {
-            /**
-             * @description Send records (with their history) deleted
-             * @example 1200
-             */
-            sendStatus: number;
-            /**
-             * @description Events deleted, with their deliveries and attempts
-             * @example 53000
-             */
-            events: number;
-            /**
-             * @description Automation runs deleted
-             * @example 310
-             */
-            runs: number;
         };
         CreateWebhookDto: {
             /**
@@ -1581,183 +1491,6 @@ export interface components {
              */
             ids: string[];
         };
-        WebhookTargetBody: {
-            /** @example CRM */
-            name: string;
-            /**
-             * @description Absolute http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_TARGETS=true.
-             * @example https://crm.example.com/hooks/service
-             */
-            url: string;
-            /**
-             * @description Custom headers sent with every call (at most 20). Host, Content-Length, Content-Type, Content-Encoding, X-Service-Automation-Signature and hop-by-hop headers are refused. On PUT, when present, they replace the set; absent, they are kept.
-             * @example {
-             *       "Authorization": "Bearer 3f9a..."
-             *     }
-             */
-            headers?: {
-                [key: string]: string;
-            };
-            /** @description A signing key of your choosing (never returned). On PUT: a string replaces the key, null removes it, absent keeps it. */
-            signingKey?: string | null;
-            /**
-             * @description true: the server generates a signing key and returns it in this response alone.
-             * @example true
-             */
-            generateSigningKey?: boolean;
-        };
-        WebhookTargetView: {
-            /** @example tgt_01jd2x7q9m3k8p4r6t1v5w0y2z */
-            id: string;
-            /** @example CRM */
-            name: string;
-            /** @example https://crm.example.com/hooks/service */
-            url: string;
-            /**
-             * @example {
-             *       "Authorization": "Bearer 3f9a..."
-             *     }
-             */
-            headers: {
-                [key: string]: string;
-            };
-            /** @description Whether calls carry X-Service-Automation-Signature. */
-            signed: boolean;
-            /** @example 2025-11-22T02:00:00.000Z */
-            createdAt: string;
-            /** @example 2025-11-22T02:00:00.000Z */
-            updatedAt: string;
-            /**
-             * @description Only in the response that generated it. Store it now.
-             * @example tsk_0dKb3...
-             */
-            signingKey?: string;
-        };
-        WebhookTargetListView: {
-            targets: components["schemas"]["WebhookTargetView"][];
-            /** @description Pass as ?cursor= for the next page; null on the last one */
-            nextCursor: string | null;
-        };
-        SendWebhookStepDoc: {
-            /** @enum {string} */
-            type: "send_webhook";
-            /** @example tgt_01jd2x7q9m3k8p4r6t1v5w0y2z */
-            targetId: string;
-            /**
-             * @description JSON template of the request body. In string values, {{ path }} is filled from trigger.body.* (dot, [index] and ["key"] access), trigger.receivedAt, workflow.id, workflow.name, run.id, account.id. A string that is exactly one placeholder takes the value with its JSON type; inside other text it is interpolated as text (objects as JSON, null or missing as empty). A missing path is null. Object keys are literal.
-             * @example {
-             *       "orderId": "{{ trigger.body.order.id }}",
-             *       "total": "{{ trigger.body.order.total }}",
-             *       "note": "Run {{ run.id }} of {{ workflow.name }}"
-             *     }
-             */
-            body: unknown;
-        };
-        DelayStepDoc: {
-            /** @enum {string} */
-            type: "delay";
-            /**
-             * @description Seconds to wait (1 s to 30 days); the wait survives restarts.
-             * @example 3600
-             */
-            seconds: number;
-        };
-        IncomingWebhookTriggerDoc: {
-            /** @enum {string} */
-            type: "incoming_webhook";
-        };
-        WorkflowBodyDoc: {
-            /** @example Paid orders to CRM */
-            name: string;
-            trigger: components["schemas"]["IncomingWebhookTriggerDoc"];
-            steps: (components["schemas"]["SendWebhookStepDoc"] | components["schemas"]["DelayStepDoc"])[];
-        };
-        WorkflowView: {
-            /** @example wf_01jd2x7q9m3k8p4r6t1v5w0y2z */
-            id: string;
-            /** @example Paid orders to CRM */
-            name: string;
-            /** @enum {string} */
-            state: "draft" | "active" | "inactive";
-            trigger: components["schemas"]["IncomingWebhookTriggerDoc"];
-            steps: (components["schemas"]["SendWebhookStepDoc"] | components["schemas"]["DelayStepDoc"])[];
-            /** @example 2025-11-22T02:00:00.000Z */
-            createdAt: string;
-            /** @example 2025-11-22T02:00:00.000Z */
-            updatedAt: string;
-        };
-        WorkflowListView: {
-            workflows: components["schemas"]["WorkflowView"][];
-            /** @description Pass as ?cursor= for the next page; null on the last one */
-            nextCursor: string | null;
-        };
-        ActivatedWorkflowView: {
-            /** @example wf_01jd2x7q9m3k8p4r6t1v5w0y2z */
-            id: string;
-            /** @example Paid orders to CRM */
-            name: string;
-            /** @enum {string} */
-            state: "draft" | "active" | "inactive";
-            trigger: components["schemas"]["IncomingWebhookTriggerDoc"];
-            steps: (components["schemas"]["SendWebhookStepDoc"] | components["schemas"]["DelayStepDoc"])[];
-            /** @example 2025-11-22T02:00:00.000Z */
-            createdAt: string;
-            /** @example 2025-11-22T02:00:00.000Z */
-            updatedAt: string;
-            /**
-             * @description The secret trigger URL: shown in this response alone; every activation issues a new one and voids the previous one.
-             * @example https://webhooks.example.com/hooks/q3Zc0n...
-             */
-            triggerUrl: string;
-        };
-        RunTriggerView: {
-            /**
-             * @description The JSON body the trigger URL received (null for a body stored before the 64-level depth limit that nests deeper).
-             * @example {
-             *       "order": {
-             *         "id": "o-1",
-             *         "total": 12.5
-             *       }
-             *     }
-             */
-            body: unknown;
-        };
-        StepAttemptView: {
-            /** @example 2025-11-22T02:00:01.000Z */
-            at: string;
-            /** @example 84 */
-            durationMs: number;
-            /** @example 200 */
-            httpStatus: number | null;
-            /**
-             * @description null whenever an HTTP answer arrived
-             * @enum {string|null}
-             */
-            error: "timeout" | "connection_refused" | "dns" | "tls" | "blocked_address" | "invalid_url" | "connection_reset" | null;
-        };
-        RunStepView: {
-            /** @enum {string} */
-            type: "send_webhook" | "delay";
-            /** @enum {string} */
-            status: "pending" | "running" | "succeeded" | "failed" | "skipped";
-            attempts: components["schemas"]["StepAttemptView"][];
-        };
-        RunView: {
-            /** @example run_01jd2x7q9m3k8p4r6t1v5w0y2z */
-            id: string;
-            /** @enum {string} */
-            status: "running" | "succeeded" | "failed";
-            /** @example 2025-11-22T02:00:00.000Z */
-            startedAt: string;
-            /** @example 2025-11-22T02:00:01.000Z */
-            finishedAt: string | null;
-            trigger: components["schemas"]["RunTriggerView"];
-            steps: components["schemas"]["RunStepView"][];
-        };
-        RunListView: {
-            /** @description Newest first. */
-            runs: components["schemas"]["RunView"][];
-        };
         CreateSendDto: {
             /**
              * @description The account the send belongs to
@@ -1997,6 +1730,273 @@ export interface components {
              */
             purged: number;
         };
+        WebhookTargetBody: {
+            /** @example CRM */
+            name: string;
+            /**
+             * @description Absolute http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_TARGETS=true.
+             * @example https://crm.example.com/hooks/service
+             */
+            url: string;
+            /**
+             * @description Custom headers sent with every call (at most 20). Host, Content-Length, Content-Type, Content-Encoding, X-Service-Automation-Signature and hop-by-hop headers are refused. On PUT, when present, they replace the set; absent, they are kept.
+             * @example {
+             *       "Authorization": "Bearer 3f9a..."
+             *     }
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description A signing key of your choosing (never returned). On PUT: a string replaces the key, null removes it, absent keeps it. */
+            signingKey?: string | null;
+            /**
+             * @description true: the server generates a signing key and returns it in this response alone.
+             * @example true
+             */
+            generateSigningKey?: boolean;
+        };
+        WebhookTargetView: {
+            /** @example tgt_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /** @example CRM */
+            name: string;
+            /** @example https://crm.example.com/hooks/service */
+            url: string;
+            /**
+             * @example {
+             *       "Authorization": "Bearer 3f9a..."
+             *     }
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Whether calls carry X-Service-Automation-Signature. */
+            signed: boolean;
+            /** @example 2025-11-22T02:00:00.000Z */
+            createdAt: string;
+            /** @example 2025-11-22T02:00:00.000Z */
+            updatedAt: string;
+            /**
+             * @description Only in the response that generated it. Store it now.
+             * @example tsk_0dKb3...
+             */
+            signingKey?: string;
+        };
+        WebhookTargetListView: {
+            targets: components["schemas"]["WebhookTargetView"][];
+            /** @description Pass as ?cursor= for the next page; null on the last one */
+            nextCursor: string | null;
+        };
+        SendWebhookStepDoc: {
+            /** @enum {string} */
+            type: "send_webhook";
+            /** @example tgt_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            targetId: string;
+            /**
+             * @description JSON template of the request body. In string values, {{ path }} is filled from trigger.body.* (dot, [index] and ["key"] access), trigger.receivedAt, workflow.id, workflow.name, run.id, account.id. A string that is exactly one placeholder takes the value with its JSON type; inside other text it is interpolated as text (objects as JSON, null or missing as empty). A missing path is null. Object keys are literal.
+             * @example {
+             *       "orderId": "{{ trigger.body.order.id }}",
+             *       "total": "{{ trigger.body.order.total }}",
+             *       "note": "Run {{ run.id }} of {{ workflow.name }}"
+             *     }
+             */
+            body: unknown;
+        };
+        DelayStepDoc: {
+            /** @enum {string} */
+            type: "delay";
+            /**
+             * @description Seconds to wait (1 s to 30 days); the wait survives restarts.
+             * @example 3600
+             */
+            seconds: number;
+        };
+        IncomingWebhookTriggerDoc: {
+            /** @enum {string} */
+            type: "incoming_webhook";
+        };
+        WorkflowBodyDoc: {
+            /** @example Paid orders to CRM */
+            name: string;
+            trigger: components["schemas"]["IncomingWebhookTriggerDoc"];
+            steps: (components["schemas"]["SendWebhookStepDoc"] | components["schemas"]["DelayStepDoc"])[];
+        };
+        WorkflowView: {
+            /** @example wf_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /** @example Paid orders to CRM */
+            name: string;
+            /** @enum {string} */
+            state: "draft" | "active" | "inactive";
+            trigger: components["schemas"]["IncomingWebhookTriggerDoc"];
+            steps: (components["schemas"]["SendWebhookStepDoc"] | components["schemas"]["DelayStepDoc"])[];
+            /** @example 2025-11-22T02:00:00.000Z */
+            createdAt: string;
+            /** @example 2025-11-22T02:00:00.000Z */
+            updatedAt: string;
+        };
+        WorkflowListView: {
+            workflows: components["schemas"]["WorkflowView"][];
+            /** @description Pass as ?cursor= for the next page; null on the last one */
+            nextCursor: string | null;
+        };
+        ActivatedWorkflowView: {
+            /** @example wf_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /** @example Paid orders to CRM */
+            name: string;
+            /** @enum {string} */
+            state: "draft" | "active" | "inactive";
+            trigger: components["schemas"]["IncomingWebhookTriggerDoc"];
+            steps: (components["schemas"]["SendWebhookStepDoc"] | components["schemas"]["DelayStepDoc"])[];
+            /** @example 2025-11-22T02:00:00.000Z */
+            createdAt: string;
+            /** @example 2025-11-22T02:00:00.000Z */
+            updatedAt: string;
+            /**
+             * @description The secret trigger URL: shown in this response alone; every activation issues a new one and voids the previous one.
+             * @example https://webhooks.example.com/hooks/q3Zc0n...
+             */
+            triggerUrl: string;
+        };
+        RunTriggerView: {
+            /**
+             * @description The JSON body the trigger URL received (null for a body stored before the 64-level depth limit that nests deeper).
+             * @example {
+             *       "order": {
+             *         "id": "o-1",
+             *         "total": 12.5
+             *       }
+             *     }
+             */
+            body: unknown;
+        };
+        StepAttemptView: {
+            /** @example 2025-11-22T02:00:01.000Z */
+            at: string;
+            /** @example 84 */
+            durationMs: number;
+            /** @example 200 */
+            httpStatus: number | null;
+            /**
+             * @description null whenever an HTTP answer arrived
+             * @enum {string|null}
+             */
+            error: "timeout" | "connection_refused" | "dns" | "tls" | "blocked_address" | "invalid_url" | "connection_reset" | null;
+        };
+        RunStepView: {
+            /** @enum {string} */
+            type: "send_webhook" | "delay";
+            /** @enum {string} */
+            status: "pending" | "running" | "succeeded" | "failed" | "skipped";
+            attempts: components["schemas"]["StepAttemptView"][];
+        };
+        RunView: {
+            /** @example run_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /** @enum {string} */
+            status: "running" | "succeeded" | "failed";
+            /** @example 2025-11-22T02:00:00.000Z */
+            startedAt: string;
+            /** @example 2025-11-22T02:00:01.000Z */
+            finishedAt: string | null;
+            trigger: components["schemas"]["RunTriggerView"];
+            steps: components["schemas"]["RunStepView"][];
+        };
+        RunListView: {
+            /** @description Newest first. */
+            runs: components["schemas"]["RunView"][];
+        };
+        HealthView: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        ReadinessView: {
+            /** @enum {string} */
+            status: "ready" | "unavailable";
+            /** @enum {string} */
+            storage: "up" | "down";
+            /** @enum {string} */
+            queue: "up" | "down";
+        };
+        CreateAccountDto: {
+            /** @example Acme */
+            name: string;
+        };
+        CreatedAccountView: {
+            /** @example 42 */
+            id: number;
+            /** @example Acme */
+            name: string;
+            /** @description The account API key. Shown once: store it now. */
+            apiKey: string;
+            /**
+             * @description Id of that key, to revoke it later
+             * @example key_01jd2x7q9m3k8p4r6t1v5w0y2z
+             */
+            apiKeyId: string;
+        };
+        AccountView: {
+            /** @example 42 */
+            id: number;
+            /** @example Acme */
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            createdAt: string;
+        };
+        AccountPageView: {
+            accounts: components["schemas"]["AccountView"][];
+            /** @description Pass as cursor for the next page; null on the last */
+            nextCursor: string | null;
+        };
+        ApiKeyView: {
+            /** @example key_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /**
+             * @description First 8 characters of the key; null for keys created before prefixes were kept
+             * @example sk_Xq3vB
+             */
+            prefix: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last authenticated use; may lag by up to a minute; null if never used
+             */
+            lastUsedAt: string | null;
+        };
+        ApiKeyListView: {
+            apiKeys: components["schemas"]["ApiKeyView"][];
+        };
+        CreatedApiKeyView: {
+            /** @example key_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /** @description The API key. Shown once: store it now. */
+            apiKey: string;
+        };
+        PurgeView: {
+            /**
+             * @description Send records (with their history) deleted
+             * @example 1200
+             */
+            sendStatus: number;
+            /**
+             * @description Events deleted, with their deliveries and attempts
+             * @example 53000
+             */
+            events: number;
+            /**
+             * @description Automation runs deleted
+             * @example 310
+             */
+            runs: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -2006,587 +2006,6 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    ops_health: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthView"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    ops_ready: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Storage and queue answer */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReadinessView"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Storage or queue does not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReadinessView"];
-                };
-            };
-        };
-    };
-    ops_metrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text exposition format 0.0.4 */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-            /** @description `unauthorized`: METRICS_TOKEN is set and the request does not carry it */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_listAccounts: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description nextCursor of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountPageView"];
-                };
-            };
-            /** @description `invalid_parameter`: limit out of range, or a cursor this list did not return */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_createAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateAccountDto"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedAccountView"];
-                };
-            };
-            /**
-             * @description `invalid_parameter`: a field is missing, of the wrong type or out of range
-             *
-             *     `invalid_json`: the body is not parseable JSON
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `payload_too_large`: the body is over the route's limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unsupported_media_type`: a JSON route called with another content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_getAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccountView"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `not_found`: no such account */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_deleteAccount: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `not_found`: no such account */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_listApiKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiKeyListView"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `not_found`: no such account */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_createApiKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedApiKeyView"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `not_found`: no such account */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_revokeApiKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-                keyId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Revoked */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `not_found`: no such account, or no such key of this account */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_purge: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PurgeView"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: another purge kept its lease for more than 60 s, or storage is down */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     v3_listWebhooks: {
         parameters: {
             query?: never;
@@ -4911,6 +4330,437 @@ export interface operations {
             };
         };
     };
+    internal_createSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSendDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedSendView"];
+                };
+            };
+            /**
+             * @description `invalid_parameter`: unknown channel (campaign included), invalid email or timestamp
+             *
+             *     `invalid_json`: the body is not parseable JSON
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong INTERNAL_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    internal_reportSendEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendReportBatchDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportBatchView"];
+                };
+            };
+            /**
+             * @description `invalid_parameter`: events missing, empty or not an array
+             *
+             *     `limit_exceeded`: more than 1000 items
+             *
+             *     `invalid_json`: the body is not parseable JSON
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong INTERNAL_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    internal_reportSendEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendReportDto"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportAcceptedView"];
+                };
+            };
+            /**
+             * @description `invalid_parameter`: unknown status, delivered without diagCode, bounced without bounceType, invalid at
+             *
+             *     `invalid_json`: the body is not parseable JSON
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong INTERNAL_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such send */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v3_getSendStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendStatusV3View"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an id of another account (same bytes) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendNotFoundView"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v2_getSendStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendStatusV2View"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id, or an id of another account (same bytes) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendNotFoundView"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_purgeSendStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurgeSendStatusView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: another purge kept the lease for more than 60 s, or storage is down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     v3_listWebhookTargets: {
         parameters: {
             query?: {
@@ -5816,391 +5666,7 @@ export interface operations {
             };
         };
     };
-    internal_createSend: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateSendDto"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedSendView"];
-                };
-            };
-            /**
-             * @description `invalid_parameter`: unknown channel (campaign included), invalid email or timestamp
-             *
-             *     `invalid_json`: the body is not parseable JSON
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong INTERNAL_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `not_found`: no such account */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `payload_too_large`: the body is over the route's limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unsupported_media_type`: a JSON route called with another content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    internal_reportSendEvents: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SendReportBatchDto"];
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReportBatchView"];
-                };
-            };
-            /**
-             * @description `invalid_parameter`: events missing, empty or not an array
-             *
-             *     `limit_exceeded`: more than 1000 items
-             *
-             *     `invalid_json`: the body is not parseable JSON
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong INTERNAL_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `payload_too_large`: the body is over the route's limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unsupported_media_type`: a JSON route called with another content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    internal_reportSendEvent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SendReportDto"];
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReportAcceptedView"];
-                };
-            };
-            /**
-             * @description `invalid_parameter`: unknown status, delivered without diagCode, bounced without bounceType, invalid at
-             *
-             *     `invalid_json`: the body is not parseable JSON
-             */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong INTERNAL_TOKEN */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `not_found`: no such send */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `payload_too_large`: the body is over the route's limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unsupported_media_type`: a JSON route called with another content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    v3_getSendStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SendStatusV3View"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong api-key header */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown id, or an id of another account (same bytes) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SendNotFoundView"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    v2_getSendStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SendStatusV2View"];
-                };
-            };
-            /** @description `unauthorized`: missing or wrong api-key header */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown id, or an id of another account (same bytes) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SendNotFoundView"];
-                };
-            };
-            /** @description `internal_error`: an unexpected failure (the body never carries details) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    admin_purgeSendStatus: {
+    ops_health: {
         parameters: {
             query?: never;
             header?: never;
@@ -6215,7 +5681,125 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PurgeSendStatusView"];
+                    "application/json": components["schemas"]["HealthView"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ops_ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Storage and queue answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessView"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or queue does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessView"];
+                };
+            };
+        };
+    };
+    ops_metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description `unauthorized`: METRICS_TOKEN is set and the request does not carry it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_listAccounts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountPageView"];
+                };
+            };
+            /** @description `invalid_parameter`: limit out of range, or a cursor this list did not return */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
@@ -6236,7 +5820,423 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `unavailable`: another purge kept the lease for more than 60 s, or storage is down */
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccountDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccountView"];
+                };
+            };
+            /**
+             * @description `invalid_parameter`: a field is missing, of the wrong type or out of range
+             *
+             *     `invalid_json`: the body is not parseable JSON
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such account, or no such key of this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    admin_purge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurgeView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: another purge kept its lease for more than 60 s, or storage is down */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,12 +1,6 @@
-import type { TransportErrorKind } from '../../../kernel/src';
+import type { CallOutcome, TransportErrorKind } from '../../../kernel/src';
 import type { DeliveryStatus } from './delivery';
 
-/** How one delivery attempt ended: an HTTP status class, or the transport error kind. */
-export interface DeliveryAttemptOutcome {
-  result: 'succeeded' | 'failed';
-  /** `2xx`, `3xx`, `4xx`, `5xx` (`1xx` too) when an answer arrived, else the error kind. */
-  reason: `${1 | 2 | 3 | 4 | 5}xx` | TransportErrorKind;
-}
 
 export interface DeliveryIds {
   accountId: number;
@@ -18,7 +12,7 @@ export interface DeliveryIds {
 export interface AttemptReport extends DeliveryIds {
   eventType: string;
   attemptNo: number;
-  outcome: DeliveryAttemptOutcome;
+  outcome: CallOutcome;
   httpStatus: number | null;
   error: TransportErrorKind | null;
   durationMs: number;
@@ -44,10 +38,4 @@ export abstract class DeliveryObserver {
   abstract disabled(report: DisableReport): void;
   /** Events accepted at intake, by type. */
   abstract accepted(eventType: string, count: number): void;
-}
-
-export function attemptOutcome(success: boolean, status: number | null, error: TransportErrorKind | null): DeliveryAttemptOutcome {
-  const reason: DeliveryAttemptOutcome['reason'] =
-    status !== null ? (`${Math.min(5, Math.max(1, Math.floor(status / 100)))}xx` as DeliveryAttemptOutcome['reason']) : (error ?? 'connection_reset');
-  return { result: success ? 'succeeded' : 'failed', reason };
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Batcher, Clock, OutboundHttp, ReceivedWork, WorkHandler, WorkOutcome } from '../../../kernel/src';
+import { Batcher, callOutcome, Clock, OutboundHttp, ReceivedWork, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { SERVICE_SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../../signing/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
 import { Attempt, isSuccess, isWaiting } from './delivery';
 import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob } from './delivery.repository';
-import { attemptOutcome, DeliveryObserver } from './delivery-observer';
+import { DeliveryObserver } from './delivery-observer';
 import { DELIVERY_TOPIC, readDeliveryWorkPayload } from './delivery-work';
 import { DispatchLanes, originOf } from './lanes';
 import { CachedWebhook, signingSecrets, WebhookCache } from './webhook-cache';
@@ -172,7 +172,7 @@ export class DeliveryHandler extends WorkHandler {
         deliveryId: delivery.id,
         eventType: delivery.eventType,
         attemptNo: delivery.attemptCount + 1,
-        outcome: attemptOutcome(success, attempt.httpStatus, attempt.error),
+        outcome: callOutcome(success, attempt.httpStatus, attempt.error),
         httpStatus: attempt.httpStatus,
         error: attempt.error,
         durationMs: attempt.durationMs,
