@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { callOutcome, Clock, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { callOutcome, Clock, isSuccess, nextRetryAt, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
@@ -89,17 +89,17 @@ export class AutomationStepHandler extends WorkHandler {
 
     const at = this.clock.now();
     const result = await this.caller.call(target, body);
-    const succeeded = result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
+    const succeeded = isSuccess(result.status);
     this.observer.targetCalled(callOutcome(succeeded, result.status, result.error), result.durationMs);
     state.attempts.push({ at: at.toISOString(), durationMs: result.durationMs, httpStatus: result.status, error: result.error });
     const now = this.clock.now();
-    const retries = this.settings.targetRetryScheduleMs;
+    const retryAt = succeeded ? null : nextRetryAt(state.attempts.length - 1, this.settings.targetRetryScheduleMs, now);
     if (succeeded) {
       completeStep(run, now);
       await this.save(run, expectedSeq, run.status === 'running' ? now : null);
-    } else if (state.attempts.length <= retries.length) {
+    } else if (retryAt) {
       run.seq += 1;
-      await this.save(run, expectedSeq, new Date(now.getTime() + retries[state.attempts.length - 1]));
+      await this.save(run, expectedSeq, retryAt);
     } else {
       failStep(run, now);
       await this.save(run, expectedSeq, null);

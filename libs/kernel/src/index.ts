@@ -13,6 +13,7 @@ export * from './stored-secrets';
 export * from './job-lease';
 export * from './leased-purge';
 export * from './leased-sweep';
+export * from './retry-schedule';
 export * from './batcher';
 export * from './group-commit';
 export * from './call-outcome';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Batcher, callOutcome, Clock, OutboundHttp, ReceivedWork, WorkHandler, WorkOutcome } from '../../../kernel/src';
+import { Batcher, callOutcome, Clock, isSuccess, OutboundHttp, ReceivedWork, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { SERVICE_SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../../signing/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
-import { Attempt, isSuccess, isWaiting } from './delivery';
+import { Attempt, isWaiting } from './delivery';
 import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { DELIVERY_TOPIC, readDeliveryWorkPayload } from './delivery-work';

@@ -1,4 +1,4 @@
-import type { TransportErrorKind } from '../../../kernel/src';
+import { nextRetryAt, type TransportErrorKind } from '../../../kernel/src';
 import type { ApiFamily } from '../webhooks/webhook';
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'skipped', 'cancelled'] as const;
@@ -59,10 +59,6 @@ export function deliveryViewOf(delivery: Delivery): DeliveryView {
   return { id, eventId, eventType, status, attempts, nextAttemptAt, createdAt };
 }
 
-export function isSuccess(httpStatus: number | null): boolean {
-  return httpStatus !== null && httpStatus >= 200 && httpStatus < 300;
-}
-
 /** What became of the webhook by the time an attempt finished. */
 export type WebhookStanding = 'active' | 'disabled' | 'deleted';
 
@@ -89,8 +85,6 @@ export function afterAttempt(input: {
   if (success) return { status: 'succeeded', nextAttemptAt: null, retryStep };
   if (webhook === 'deleted') return { status: 'cancelled', nextAttemptAt: null, retryStep };
   if (webhook === 'disabled') return { status: 'skipped', nextAttemptAt: null, retryStep };
-  if (retryStep < retryScheduleMs.length) {
-    return { status: 'retrying', nextAttemptAt: new Date(now.getTime() + retryScheduleMs[retryStep]), retryStep: retryStep + 1 };
-  }
-  return { status: 'failed', nextAttemptAt: null, retryStep };
+  const retryAt = nextRetryAt(retryStep, retryScheduleMs, now);
+  return retryAt ? { status: 'retrying', nextAttemptAt: retryAt, retryStep: retryStep + 1 } : { status: 'failed', nextAttemptAt: null, retryStep };
 }
