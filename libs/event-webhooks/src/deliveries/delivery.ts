@@ -8,6 +8,22 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const WAITING_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying'];
 export const RECOVERABLE_STATUSES: readonly DeliveryStatus[] = ['failed', 'skipped'];
 
+/**
+ * The transitions besides an attempt's outcome (afterAttempt), decided here once: the repositories
+ * apply them as conditional writes on the row (its status, seq and claim), the SQL adapter in its
+ * WHERE clauses and the fake in its filters; test/contract checks that both agree.
+ * - claim, settle, reschedule (sweeper): only a waiting, unclaimed delivery;
+ * - abandon (its handler keeps throwing): waiting -> `failed`;
+ * - recover: `failed` or `skipped` -> `pending`, retry schedule from the start;
+ * - retry now: any status but `cancelled`; a final one becomes `pending`.
+ */
+export const DELIVERY_TRANSITIONS = {
+  abandonedTo: 'failed',
+  recoveredTo: 'pending',
+  retryNowNever: 'cancelled',
+  retryNowFinalTo: 'pending',
+} as const satisfies Record<string, DeliveryStatus>;
+
 export function isDeliveryStatus(value: unknown): value is DeliveryStatus {
   return typeof value === 'string' && (DELIVERY_STATUSES as readonly string[]).includes(value);
 }

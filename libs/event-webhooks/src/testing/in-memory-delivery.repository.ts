@@ -1,4 +1,4 @@
-import { Delivery, isWaiting, RECOVERABLE_STATUSES } from '../deliveries/delivery';
+import { Delivery, DELIVERY_TRANSITIONS as T, isWaiting, RECOVERABLE_STATUSES } from '../deliveries/delivery';
 import {
   ClaimRequest,
   DeliveryPageQuery,
@@ -107,7 +107,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
   async abandon(id: string) {
     const row = this.rows.get(id);
     if (!row || !isWaiting(row.status)) return false;
-    Object.assign(row, { status: 'failed', nextAttemptAt: null, claimedUntil: null, claimToken: null, seq: row.seq + 1 });
+    Object.assign(row, { status: T.abandonedTo, nextAttemptAt: null, claimedUntil: null, claimToken: null, seq: row.seq + 1 });
     return true;
   }
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled') {
@@ -117,8 +117,8 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
   }
   async scheduleNow(id: string, now: Date, retryStepIfFinal: number): Promise<ScheduledDelivery | null> {
     const row = this.rows.get(id);
-    if (!row || row.status === 'cancelled' || this.claimed(row, now)) return null;
-    if (!isWaiting(row.status)) Object.assign(row, { status: 'pending', retryStep: retryStepIfFinal });
+    if (!row || row.status === T.retryNowNever || this.claimed(row, now)) return null;
+    if (!isWaiting(row.status)) Object.assign(row, { status: T.retryNowFinalTo, retryStep: retryStepIfFinal });
     Object.assign(row, { nextAttemptAt: now, seq: row.seq + 1 });
     return { id, seq: row.seq, nextAttemptAt: now };
   }
@@ -128,7 +128,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .slice(0, limit);
     return rows.map((r) => {
-      Object.assign(r, { status: 'pending', nextAttemptAt: now, retryStep: 0, seq: r.seq + 1 });
+      Object.assign(r, { status: T.recoveredTo, nextAttemptAt: now, retryStep: 0, seq: r.seq + 1 });
       return { id: r.id, seq: r.seq, nextAttemptAt: now };
     });
   }

@@ -1,5 +1,5 @@
 import type { TransportErrorKind } from '../../../../kernel/src';
-import { Attempt, Delivery, DeliveryStatus, RECOVERABLE_STATUSES, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
+import { Attempt, Delivery, DELIVERY_TRANSITIONS as T, DeliveryStatus, RECOVERABLE_STATUSES, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import {
   ClaimRequest,
   DeliveryPageQuery,
@@ -270,7 +270,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
 
   async abandon(id: string): Promise<boolean> {
     const { affected } = await this.db.exec(
-      `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, claimed_until = NULL, claim_token = NULL, seq = seq + 1 WHERE id = ? AND status IN (${WAITING})`,
+      `UPDATE deliveries SET status = '${T.abandonedTo}', next_attempt_at = NULL, claimed_until = NULL, claim_token = NULL, seq = seq + 1 WHERE id = ? AND status IN (${WAITING})`,
       [id],
     );
     return affected === 1;
@@ -287,9 +287,9 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     const { affected } = await this.db.exec(
       `UPDATE deliveries SET
          retry_step = CASE WHEN status IN (${WAITING}) THEN retry_step ELSE ? END,
-         status = CASE WHEN status IN (${WAITING}) THEN status ELSE 'pending' END,
+         status = CASE WHEN status IN (${WAITING}) THEN status ELSE '${T.retryNowFinalTo}' END,
          next_attempt_at = ?, seq = seq + 1
-       WHERE id = ? AND status <> 'cancelled' AND ${UNCLAIMED}`,
+       WHERE id = ? AND status <> '${T.retryNowNever}' AND ${UNCLAIMED}`,
       [retryStepIfFinal, now.getTime(), id, now.getTime()],
     );
     if (affected !== 1) return null;
@@ -319,7 +319,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     );
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    await this.db.exec(`UPDATE deliveries SET status = 'pending', next_attempt_at = ?, retry_step = 0, seq = seq + 1 WHERE id IN (${placeholders(ids)})`, [now.getTime(), ...ids]);
+    await this.db.exec(`UPDATE deliveries SET status = '${T.recoveredTo}', next_attempt_at = ?, retry_step = 0, seq = seq + 1 WHERE id IN (${placeholders(ids)})`, [now.getTime(), ...ids]);
     return rows.map((r) => ({ id: r.id, seq: Number(r.seq) + 1, nextAttemptAt: now }));
   }
 
