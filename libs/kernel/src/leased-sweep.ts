@@ -11,16 +11,6 @@ export class SweepSettings {
   ) {}
 }
 
-export interface SweepTarget {
-  /** The lease's name: one process sweeps at a time. */
-  lease: string;
-  /**
-   * One transaction: reschedules up to `limit` items due before `staleBefore` (seq bumped, so any
-   * item of theirs still alive becomes outdated) and enqueues a fresh item for each; returns how many.
-   */
-  requeueStale(staleBefore: Date, now: Date, limit: number): Promise<number>;
-}
-
 export interface SweepLogger {
   warn(message: unknown): void;
 }
@@ -32,14 +22,15 @@ const MAX_BATCHES_PER_RUN = 20;
  * Self-healing: the database is the truth, the queue only carries work. Work that is due,
  * unclaimed and stale has lost its queue item (a JetStream stream lost or deleted, a hand-over
  * that never happened); a sweep re-queues it, at most MAX_BATCHES_PER_RUN batches at a time, under
- * a JobLease. Every process schedules it; one at a time sweeps.
+ * a JobLease. Every process schedules it (Nest calls the two lifecycle hooks); one at a time sweeps.
  */
-export class LeasedSweep {
+export abstract class LeasedSweep {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
 
   constructor(
-    private readonly target: SweepTarget,
+    /** The lease's name: one process sweeps at a time. */
+    private readonly leaseName: string,
     private readonly lease: JobLease,
     private readonly clock: Clock,
     private readonly settings: SweepSettings,
@@ -48,12 +39,18 @@ export class LeasedSweep {
     private readonly requeuedMessage: string,
   ) {}
 
-  start(): void {
+  /**
+   * One transaction: reschedules up to `limit` items due before `staleBefore` (seq bumped, so any
+   * item of theirs still alive becomes outdated) and enqueues a fresh item for each; returns how many.
+   */
+  protected abstract requeueStale(staleBefore: Date, now: Date, limit: number): Promise<number>;
+
+  onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.sweep(), this.settings.intervalMs);
     this.timer.unref();
   }
 
-  async stop(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
@@ -72,17 +69,17 @@ export class LeasedSweep {
 
   private async sweepOnce(): Promise<number> {
     const holder = newLeaseHolder();
-    if (!(await this.lease.acquire(this.target.lease, holder, this.clock.now(), Math.max(this.settings.intervalMs * 2, 30_000)))) return 0;
+    if (!(await this.lease.acquire(this.leaseName, holder, this.clock.now(), Math.max(this.settings.intervalMs * 2, 30_000)))) return 0;
     let requeued = 0;
     try {
       for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
         const now = this.clock.now();
-        const rescheduled = await this.target.requeueStale(new Date(now.getTime() - this.settings.staleAfterMs), now, BATCH);
+        const rescheduled = await this.requeueStale(new Date(now.getTime() - this.settings.staleAfterMs), now, BATCH);
         requeued += rescheduled;
         if (rescheduled < BATCH) break;
       }
     } finally {
-      await this.lease.release(this.target.lease, holder);
+      await this.lease.release(this.leaseName, holder);
     }
     if (requeued > 0) this.logger.warn({ msg: this.requeuedMessage, requeued });
     return requeued;

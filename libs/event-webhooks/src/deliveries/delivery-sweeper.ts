@@ -1,37 +1,27 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Clock, JobLease, LeasedSweep, SweepSettings, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { DeliveryRepository } from './delivery.repository';
 import { deliveryWorkItem } from './delivery-work';
 
-/**
- * Waiting deliveries that are due, unclaimed and have not been attempted for `staleAfterMs` have
- * lost their queue item: rescheduled (seq bumped) with a fresh one, by a LeasedSweep.
- */
+/** Waiting deliveries due, unclaimed and untouched for `staleAfterMs` have lost their queue item: rescheduled with a fresh one. */
 @Injectable()
-export class DeliverySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly sweeper: LeasedSweep;
-
-  constructor(deliveries: DeliveryRepository, queue: WorkQueue, uow: UnitOfWork, lease: JobLease, clock: Clock, settings: SweepSettings) {
-    const requeueStale = (staleBefore: Date, now: Date, limit: number) =>
-      uow.run(async () => {
-        const rows = await deliveries.rescheduleStale(staleBefore, now, limit);
-        if (rows.length > 0) await queue.enqueue(rows.map((r) => deliveryWorkItem(r.id, r.seq, r.nextAttemptAt)));
-        return rows.length;
-      });
-    const logger = new Logger('DeliverySweeper');
-    this.sweeper = new LeasedSweep({ lease: 'delivery-sweeper', requeueStale }, lease, clock, settings, logger, 'waiting deliveries had lost their queue items: re-queued');
+export class DeliverySweeper extends LeasedSweep {
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: WorkQueue,
+    private readonly uow: UnitOfWork,
+    lease: JobLease,
+    clock: Clock,
+    settings: SweepSettings,
+  ) {
+    super('delivery-sweeper', lease, clock, settings, new Logger('DeliverySweeper'), 'waiting deliveries had lost their queue items: re-queued');
   }
 
-  onApplicationBootstrap(): void {
-    this.sweeper.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.sweeper.stop();
-  }
-
-  /** One sweep (skipped when another process holds the lease); returns the deliveries re-queued. */
-  sweep(): Promise<number> {
-    return this.sweeper.sweep();
+  protected requeueStale(staleBefore: Date, now: Date, limit: number): Promise<number> {
+    return this.uow.run(async () => {
+      const rows = await this.deliveries.rescheduleStale(staleBefore, now, limit);
+      if (rows.length > 0) await this.queue.enqueue(rows.map((r) => deliveryWorkItem(r.id, r.seq, r.nextAttemptAt)));
+      return rows.length;
+    });
   }
 }
