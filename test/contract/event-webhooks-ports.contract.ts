@@ -1,5 +1,6 @@
 import { AttemptOutcome, Delivery, DeliveryRepository, EventRepository, NewDelivery, StoredEvent, Webhook, WebhookRepository, WebhookStatsRepository } from '../../libs/event-webhooks/src';
 import { newId } from '../../libs/kernel/src';
+import { deliveryRow, eventRow, webhookRow } from './event-webhooks-rows';
 
 /** The event-webhooks ports of one backend: the in-memory fakes or the SQL adapters on one database. */
 export interface EventWebhooksPorts {
@@ -35,48 +36,9 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
     const p = () => ports!;
     const skip = () => ports === null;
 
-    const webhook = (accountId: number, overrides: Partial<Webhook> = {}): Webhook => ({
-      id: newId('wh', T0.getTime()),
-      accountId,
-      url: 'https://hooks.example.com/in',
-      events: ['email.delivered'],
-      description: null,
-      state: 'enabled',
-      apiVersion: 'v3',
-      consecutiveFailures: 0,
-      disabledAt: null,
-      disabledReason: null,
-      createdAt: T0,
-      updatedAt: T0,
-      sealedSecret: 'sealed-1',
-      sealedPreviousSecret: null,
-      previousSecretExpiresAt: null,
-      ...overrides,
-    });
-    const event = (accountId: number, created = Math.floor(T0.getTime() / 1000), id = newId('evt', T0.getTime())): StoredEvent => ({
-      id,
-      accountId,
-      type: 'email.delivered',
-      created,
-      receivedAt: T0,
-      bodies: { v3: `{"id":"${id}","apiVersion":"v3"}`, v2: `{"id":"${id}","apiVersion":"v2"}` },
-    });
-    const newDelivery = (w: Webhook, e: StoredEvent, overrides: Partial<NewDelivery> = {}): NewDelivery => ({
-      id: newId('del', (overrides.createdAt ?? T0).getTime()),
-      webhookId: w.id,
-      accountId: w.accountId,
-      eventId: e.id,
-      eventType: e.type,
-      apiVersion: w.apiVersion,
-      status: 'pending',
-      nextAttemptAt: T0,
-      createdAt: T0,
-      retryStep: 0,
-      seq: 0,
-      attemptCount: 0,
-      test: false,
-      ...overrides,
-    });
+    const webhook = (accountId: number, overrides: Partial<Webhook> = {}) => webhookRow(accountId, T0, overrides);
+    const event = (accountId: number, created?: number) => eventRow(accountId, T0, created);
+    const newDelivery = (w: Webhook, e: StoredEvent, overrides: Partial<NewDelivery> = {}) => deliveryRow(w, e, T0, overrides);
     /** A fresh account with one webhook. */
     const setUp = async (overrides: Partial<Webhook> = {}) => {
       const w = webhook(++nextAccount, overrides);

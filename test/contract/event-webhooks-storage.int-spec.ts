@@ -11,6 +11,7 @@ import { TypeormWebhookStatsRepository } from '../../libs/adapters/typeorm/src/e
 import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
 import { TypeormAccountRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
 import { Clock, newId, WorkQueue } from '../../libs/kernel/src';
+import { deliveryRow, eventRow, webhookRow } from './event-webhooks-rows';
 import { openTestDatabase, TestDatabase } from '../support/databases';
 import { PROFILES, profileAvailable } from '../support/test-app';
 
@@ -43,41 +44,9 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
   let accountId = 0;
   /** A new account: webhook creation takes its row lock on MySQL. */
   const newAccount = async () => (accountId = (await new TypeormAccountRepository(database.db).create('Acme', now)).id);
-  const webhook = (overrides: Partial<Webhook> = {}): Webhook => ({
-    id: newId('wh'),
-    accountId,
-    url: 'https://hooks.example.com/in',
-    events: ['email.delivered'],
-    description: null,
-    state: 'enabled',
-    apiVersion: 'v3',
-    consecutiveFailures: 0,
-    disabledAt: null,
-    disabledReason: null,
-    createdAt: now,
-    updatedAt: now,
-    sealedSecret: 'v1:sealed',
-    sealedPreviousSecret: null,
-    previousSecretExpiresAt: null,
-    ...overrides,
-  });
-  const event = (accountId: number, id = newId('evt')): StoredEvent => ({ id, accountId, type: 'email.delivered', created: 1732238400, receivedAt: now, bodies: { v3: `{"id":"${id}","apiVersion":"v3"}`, v2: `{"id":"${id}","apiVersion":"v2"}` } });
-  const delivery = (w: Webhook, eventId: string, overrides: Partial<NewDelivery> = {}): NewDelivery => ({
-    id: newId('del'),
-    webhookId: w.id,
-    accountId: w.accountId,
-    eventId,
-    eventType: 'email.delivered',
-    apiVersion: w.apiVersion,
-    status: 'pending',
-    nextAttemptAt: now,
-    createdAt: now,
-    retryStep: 0,
-    seq: 0,
-    attemptCount: 0,
-    test: false,
-    ...overrides,
-  });
+  const webhook = (overrides: Partial<Webhook> = {}): Webhook => webhookRow(accountId, now, { sealedSecret: 'v1:sealed', ...overrides });
+  const event = (accountId: number, id?: string): StoredEvent => eventRow(accountId, now, 1732238400, id);
+  const delivery = (w: Webhook, eventId: string, overrides: Partial<NewDelivery> = {}): NewDelivery => deliveryRow(w, { id: eventId, type: 'email.delivered' }, now, overrides);
   const stored = async (w: Webhook, overrides: Partial<NewDelivery> = {}): Promise<NewDelivery> => {
     const e = event(w.accountId);
     await new TypeormEventRepository(database.db).insertNew([e]);
