@@ -68,7 +68,11 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
     expect(byType['webhook.disabled'].headers['x-service-event-type']).toBe('webhook.disabled');
     expect(byType['webhook.disabled'].headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     // the v2 webhook gets the same event in its family's envelope, data untouched
-    const v2 = await eventually(() => notices('/watch-v2/ops').map((n) => n.body), WAIT_MS).then((bodies) => (expect(bodies).toHaveLength(1), bodies[0]));
+    const v2 = await eventually(() => {
+      const bodies = notices('/watch-v2/ops').map((n) => n.body);
+      expect(bodies).toHaveLength(1);
+      return bodies[0];
+    }, WAIT_MS);
     expect(v2).toMatchObject({ type: 'webhook.disabled', apiVersion: 'v2', data: { webhookId: failing.id, reason: 'consecutive_failures' } });
 
     // the webhook they are about: no request and no delivery record of them
