@@ -419,6 +419,26 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
     expect(failures).toEqual([]);
   }, 60_000);
 
+  it('refuses a JSON body nested deeper than 64 levels on every route, also on routes that ignore their body', async () => {
+    if (skip) return;
+    const deep = deepArray(65);
+    const routes: Array<[method: 'post' | 'put' | 'delete', path: string, auth: [string, string]]> = [
+      ['post', `/v3/Webhook/${ids.webhook}/enable`, ['api-key', apiKey]],
+      ['post', `/v3/Webhook/${ids.webhook}/rotate-secret`, ['api-key', apiKey]],
+      ['post', `/v2/webhooks/${ids.webhook}/disable`, ['api-key', apiKey]],
+      ['put', `/v3/Webhook/${ids.webhook}`, ['api-key', apiKey]],
+      ['delete', `/v3/automations/targets/${ids.target}`, ['api-key', apiKey]],
+      ['post', '/admin/maintenance/purge', ['authorization', `Bearer ${sut.tokens.admin}`]],
+      ['post', '/internal/events', ['authorization', `Bearer ${sut.tokens.internal}`]],
+    ];
+    for (const [method, path, [header, value]] of routes) {
+      const response = await sut.http()[method](path).set(header, value).set('content-type', 'application/json').send(deep);
+      expect({ path, status: response.status, code: response.body.code }).toEqual({ path, status: 400, code: 'invalid_parameter' });
+    }
+    // 64 levels are fine where a body is ignored
+    await sut.http().post(`/v3/Webhook/${ids.webhook}/enable`).set('api-key', apiKey).set('content-type', 'application/json').send(deepArray(64)).expect(200);
+  });
+
   it('stays up, keeps every secret out of its logs, and returns near its memory baseline', async () => {
     if (skip) return;
     const health = await rawRequest(port, { method: 'GET', path: '/health' });

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../../config/load-config';
 import { PinoNestLogger, redactUrl } from '../../../libs/adapters/logging/logger';
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
+import { DomainError, exceedsDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../libs/kernel/src';
 import { ApiModule } from './api.module';
 import { ContractExceptionFilter } from './http/contract-exception.filter';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
@@ -57,6 +58,13 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
 
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+  });
+  // Every parsed JSON body, also one a route ignores, is at most MAX_JSON_DEPTH deep (CONTRACT §9.6);
+  // /hooks keeps its body as text and checks it itself.
+  fastify.addHook('preHandler', async (request) => {
+    if (typeof request.body === 'object' && request.body !== null && exceedsDepth(request.body, MAX_JSON_DEPTH)) {
+      throw new DomainError('invalid_parameter', tooDeepMessage('the request body'));
+    }
   });
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
-import { DomainError, exceedsDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../../libs/kernel/src';
+import { DomainError } from '../../../../libs/kernel/src';
 
 const OPTIONAL_BODY = 'contract:optional-body';
 
@@ -29,8 +29,6 @@ export class ContractValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && !isPlainObject(value)) {
       throw new DomainError('invalid_parameter', 'the request body must be a JSON object');
     }
-    // class-transformer, class-validator and Nest's prototype-key stripping all recurse.
-    if (metadata.type === 'body' && exceedsDepth(value, MAX_JSON_DEPTH)) throw new DomainError('invalid_parameter', tooDeepMessage('the request body'));
     return super.transform(value, metadata);
   }
 }
