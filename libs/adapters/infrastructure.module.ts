@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/load-config';
 import { APP_CONFIG } from '../../config/config.token';
 import { Clock, OutboundHttp, SecretBox, SystemClock, UnitOfWork, WorkQueue } from '../kernel/src';
 import { AutomationObserver } from '../automations/src/automation-observer';
-import { AUTOMATION_STEP_TOPIC } from '../automations/src/automations.settings';
+import { AUTOMATION_STEP_TOPIC } from '../automations/src/run-step-work';
 import { DeliveryObserver } from '../event-webhooks/src/deliveries/delivery-observer';
 import { DELIVERY_TOPIC } from '../event-webhooks/src/deliveries/delivery-work';
 import { DeliveryRepository } from '../event-webhooks/src/deliveries/delivery.repository';

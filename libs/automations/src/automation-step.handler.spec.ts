@@ -5,7 +5,8 @@ import { WebhookTarget, WebhookTargetCaller, WebhookTargetsService, WebhookTarge
 import { InMemoryTargetRepository, InMemoryTargetUsage } from '../../webhook-targets/src/testing/fakes';
 import { AutomationObserver } from './automation-observer';
 import { AutomationStepHandler } from './automation-step.handler';
-import { AUTOMATION_STEP_TOPIC, AutomationsSettings } from './automations.settings';
+import { AutomationsSettings } from './automations.settings';
+import { AUTOMATION_STEP_TOPIC } from './run-step-work';
 import { RunsService } from './runs.service';
 import { InMemoryRunRepository } from './testing/fakes';
 import { Workflow, WorkflowStep } from './workflow';

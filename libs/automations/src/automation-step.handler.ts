@@ -3,9 +3,9 @@ import { callOutcome, Clock, isSuccess, nextRetryAt, ReceivedWork, UnitOfWork, W
 import { renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
-import { AUTOMATION_STEP_TOPIC, AutomationsSettings, RENDERED_BODY_LIMIT_BYTES } from './automations.settings';
+import { AutomationsSettings, RENDERED_BODY_LIMIT_BYTES } from './automations.settings';
 import { completeStep, failStep, Run } from './run';
-import { runStepItem } from './run-step-work';
+import { AUTOMATION_STEP_TOPIC, runStepItem } from './run-step-work';
 import { DelayStep, SendWebhookStep } from './workflow';
 
 const DONE: WorkOutcome = { kind: 'done' };

@@ -1,13 +1,10 @@
-/** What the automations lib reads from the configuration (provided from APP_CONFIG). */
+/** What the automations lib reads from the configuration (built by libs/adapters/domain-settings.ts). */
 export class AutomationsSettings {
   constructor(
     /** TARGET_RETRY_SCHEDULE: delays before each retry of a failed send_webhook call. */
     readonly targetRetryScheduleMs: readonly number[],
   ) {}
 }
-
-/** The queue topic of run steps. */
-export const AUTOMATION_STEP_TOPIC = 'automation-step';
 
 /** A rendered send_webhook body larger than this fails the step without a call. */
 export const RENDERED_BODY_LIMIT_BYTES = 1024 * 1024;

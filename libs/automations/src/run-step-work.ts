@@ -1,5 +1,7 @@
 import { WorkItem } from '../../kernel/src';
-import { AUTOMATION_STEP_TOPIC } from './automations.settings';
+
+/** The queue topic of run steps. */
+export const AUTOMATION_STEP_TOPIC = 'automation-step';
 
 /** The queue item of a run's step at `seq` (due at `runAt`, or now when null); its key dedups repeats. */
 export function runStepItem(runId: string, seq: number, runAt: Date | null): WorkItem {

@@ -5,7 +5,8 @@ import { WebhookTargetCaller, WebhookTargetsService, WebhookTargetsSettings } fr
 import { InMemoryTargetRepository, InMemoryTargetUsage } from '../../webhook-targets/src/testing/fakes';
 import { AutomationObserver } from './automation-observer';
 import { AutomationStepHandler } from './automation-step.handler';
-import { AUTOMATION_STEP_TOPIC, AutomationsSettings } from './automations.settings';
+import { AutomationsSettings } from './automations.settings';
+import { AUTOMATION_STEP_TOPIC } from './run-step-work';
 import { RunSweeper } from './run-sweeper';
 import { RunsService } from './runs.service';
 import { InMemoryRunRepository } from './testing/fakes';

@@ -1,4 +1,4 @@
-import { AUTOMATION_STEP_TOPIC } from '../../../../automations/src/automations.settings';
+import { AUTOMATION_STEP_TOPIC } from '../../../../automations/src/run-step-work';
 import { DELIVERY_TOPIC } from '../../../../event-webhooks/src/deliveries/delivery-work';
 
 /**
