@@ -31,8 +31,8 @@ export class Context {
     readonly receiver: ReceiverProcess,
     readonly account: { id: number; apiKey: string },
     readonly baselines: Baselines,
-    /** The main account's webhook, pointing at the receiver. */
-    readonly webhookId: string,
+    /** The main account's webhook, pointing at the receiver (whose signature checks use its secret). */
+    readonly mainWebhook: { id: string; secret: string },
   ) {}
 
   get profile(): string {

@@ -26,7 +26,7 @@ export async function benchProfile(run: Run, profile: Profile, selected: Set<num
     const account = await server.createAccount('Bench');
     const webhook = await server.createWebhook(account.apiKey, `${receiver.url}/main`, ['contact.created']);
     await receiver.configure({ secret: webhook.secret });
-    const ctx = new Context(run, server, receiver, account, baselines, webhook.id);
+    const ctx = new Context(run, server, receiver, account, baselines, webhook);
     const steps: Array<[number[], string, () => Promise<void>]> = [
       [[1, 6, 9], 'burst', () => burst(ctx, { scaleOut: selected.has(9) })],
       [[2], 'single events', () => singles(ctx)],

@@ -2,7 +2,6 @@ import { DELIVERY_STATUSES, DeliveryStatus } from '../../../../event-webhooks/sr
 import { AttemptStatsRow, WebhookStatsRepository } from '../../../../event-webhooks/src/stats/webhook-stats.repository';
 import { idFloorAt } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
-import { placeholders } from './multi-row-insert';
 
 interface CounterRow {
   webhook_id: string;
@@ -45,13 +44,18 @@ export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
     }));
   }
 
-  /** Ids sort by creation time: `id >= floor` is `created_at >= since`, a range of each status in the index. */
+  /**
+   * Ids sort by creation time: `id >= floor` is `created_at >= since`. One range of the
+   * (webhook_id, status, id) index per status, in one statement (MariaDB plans a single IN-list
+   * range over all statuses about half as fast).
+   */
   async countDeliveries(webhookId: string, since: Date): Promise<Partial<Record<DeliveryStatus, number>>> {
+    const floor = idFloorAt('del', since.getTime());
     const rows = await this.db.query<{ status: DeliveryStatus; n: number | string }>(
-      `SELECT status, COUNT(*) AS n FROM deliveries WHERE webhook_id = ? AND status IN (${placeholders(DELIVERY_STATUSES)}) AND id >= ? GROUP BY status`,
-      [webhookId, ...DELIVERY_STATUSES, idFloorAt('del', since.getTime())],
+      DELIVERY_STATUSES.map(() => 'SELECT ? AS status, COUNT(*) AS n FROM deliveries WHERE webhook_id = ? AND status = ? AND id >= ?').join(' UNION ALL '),
+      DELIVERY_STATUSES.flatMap((status) => [status, webhookId, status, floor]),
     );
-    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    return Object.fromEntries(rows.filter((r) => Number(r.n) > 0).map((r) => [r.status, Number(r.n)]));
   }
 
   async deleteForWebhook(webhookId: string): Promise<void> {
