@@ -5,31 +5,15 @@
  * imports and SMS are the platform's integers, like `idSending`; times are ISO 8601 UTC strings.
  */
 
-export type JsonSchema = Record<string, unknown>;
+import { OPERATIONAL_EVENT_TYPES } from './operational-event-types';
+import { AT, count, EventTypeDefinition, id, nullable, object, timestamp } from './schema-parts';
 
-export interface EventTypeDefinition {
-  type: string;
-  group: EventGroup;
-  description: string;
-  schema: JsonSchema;
-  /** A valid `data`, used by the `test` route to send a sample event. */
-  example: Record<string, unknown>;
-  /** Emitted by the server itself about a webhook (CONTRACT §9.1): producers cannot publish it. */
-  operational?: true;
-}
+export type { EventGroup, EventTypeDefinition, JsonSchema } from './schema-parts';
+export { OPERATIONAL_EVENT_TYPES } from './operational-event-types';
 
-export type EventGroup = 'contact' | 'list' | 'tag' | 'segment' | 'email' | 'campaign' | 'sms' | 'import' | 'credits' | 'webhook';
-
-const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-const AT = '2025-11-22T02:00:00.000Z';
-
-const id = (description: string) => ({ type: 'integer', minimum: 1, description });
-const timestamp = (description: string) => ({ type: 'string', format: 'date-time', description });
-const nullable = (schema: Record<string, unknown>) => ({ ...schema, type: [schema.type as string, 'null'] });
 const email = { type: 'string', format: 'email', maxLength: 320, description: 'Recipient address' };
 const contactEmail = { ...email, description: 'Email address of the contact' };
 const phone = { type: 'string', pattern: '^\\+[1-9][0-9]{1,14}$', description: 'Recipient phone number, E.164' };
-const count = (description: string) => ({ type: 'integer', minimum: 0, description });
 
 const idSending = id('Identifier of the send, as returned when sending');
 const sendingType = { type: 'integer', enum: [1, 2, 3, 4], description: 'How the email was sent: 1 API v3, 2 API v2, 3 SMTP relay, 4 automation' };
@@ -37,16 +21,6 @@ const campaignId = nullable(id('Campaign of the email, null for a transactional 
 const userAgent = nullable({ type: 'string', maxLength: 1024, description: 'User agent of the reader, when known' });
 const ip = nullable({ type: 'string', maxLength: 64, description: 'IP address of the reader, when known' });
 const channel = { type: 'string', enum: ['email', 'sms'], description: 'Channel of the campaign' };
-
-function object(properties: Record<string, unknown>, optional: string[] = []): JsonSchema {
-  return {
-    $schema: SCHEMA_DIALECT,
-    type: 'object',
-    properties,
-    required: Object.keys(properties).filter((name) => !optional.includes(name)),
-    additionalProperties: false,
-  };
-}
 
 const contactRef = { contactId: id('Identifier of the contact'), email: contactEmail };
 const emailRef = { email, idSending, sendingType };
@@ -289,51 +263,6 @@ export const PRODUCER_EVENT_TYPES: readonly EventTypeDefinition[] = [
     description: 'No API calls are left in the current rate-limit window.',
     schema: object({ limit: count('Calls allowed per window'), resetAt: timestamp('When the window resets'), at: timestamp('When the limit was reached') }),
     example: { limit: 1000, resetAt: '2025-11-22T03:00:00.000Z', at: AT },
-  },
-];
-
-const webhookId = { type: 'string', pattern: '^wh_[A-Za-z0-9]+$', description: 'Identifier of the webhook this event is about', examples: ['wh_01jd2x7q9m3k8p4r6t1v5w0y2z'] };
-const webhookUrl = { type: 'string', maxLength: 2048, description: 'URL of that webhook' };
-const failures = count('Consecutive failed attempts of that webhook');
-
-/** The server's own events about a webhook (CONTRACT §9.1), delivered to the account's other webhooks. */
-export const OPERATIONAL_EVENT_TYPES: readonly EventTypeDefinition[] = [
-  {
-    type: 'webhook.failing',
-    group: 'webhook',
-    description: "A webhook's consecutive failures reached half of the number that disables it; once per run of failures.",
-    schema: object({
-      webhookId,
-      url: webhookUrl,
-      consecutiveFailures: failures,
-      lastAttempt: {
-        type: 'object',
-        description: 'The failed attempt that reached the threshold',
-        properties: {
-          at: timestamp('When the attempt started'),
-          httpStatus: nullable({ type: 'integer', minimum: 100, maximum: 599, description: 'HTTP status answered, null when none arrived' }),
-          error: nullable({ type: 'string', maxLength: 32, description: 'Transport error (timeout, connection_refused, ...), null when an answer arrived' }),
-        },
-        required: ['at', 'httpStatus', 'error'],
-        additionalProperties: false,
-      },
-    }),
-    example: { webhookId: 'wh_01JD0000000000000000000000', url: 'https://example.com/hooks', consecutiveFailures: 5, lastAttempt: { at: AT, httpStatus: 500, error: null } },
-    operational: true,
-  },
-  {
-    type: 'webhook.disabled',
-    group: 'webhook',
-    description: 'A webhook was disabled, by its consecutive failures or by hand; it gets no deliveries until it is enabled.',
-    schema: object({
-      webhookId,
-      url: webhookUrl,
-      reason: { type: 'string', enum: ['consecutive_failures', 'manual'], description: 'Why it was disabled' },
-      consecutiveFailures: failures,
-      disabledAt: timestamp('When it was disabled'),
-    }),
-    example: { webhookId: 'wh_01JD0000000000000000000000', url: 'https://example.com/hooks', reason: 'consecutive_failures', consecutiveFailures: 10, disabledAt: AT },
-    operational: true,
   },
 ];
 

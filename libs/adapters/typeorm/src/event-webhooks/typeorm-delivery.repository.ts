@@ -1,10 +1,8 @@
-import type { TransportErrorKind } from '../../../../kernel/src';
-import { Attempt, Delivery, DELIVERY_TRANSITIONS as T, DeliveryStatus, RECOVERABLE_STATUSES, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
+import { Attempt, Delivery, DELIVERY_TRANSITIONS as T, RECOVERABLE_STATUSES, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import {
   ClaimRequest,
   DeliveryPageQuery,
   DeliveryRepository,
-  DispatchDelivery,
   DispatchJob,
   HeldClaim,
   NewDelivery,
@@ -12,90 +10,14 @@ import {
   ScheduledDelivery,
   WaitingSummary,
 } from '../../../../event-webhooks/src/deliveries/delivery.repository';
-import type { ApiFamily } from '../../../../event-webhooks/src/webhooks/webhook';
 import { TypeormDatabase } from '../typeorm-database';
-import { dateOrNull, insertRows, placeholders } from './multi-row-insert';
+import { ATTEMPT_COLUMNS, AttemptRow, COLUMN_NAMES, COLUMNS, DeliveryRow, INSERT_COLUMNS, toAttempt, toDispatchDelivery } from './delivery-rows';
+import { insertRows, placeholders } from './multi-row-insert';
 
-interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  account_id: number | string;
-  event_id: string;
-  event_type: string;
-  api_version: ApiFamily;
-  status: DeliveryStatus;
-  retry_step: number | string;
-  seq: number | string;
-  next_attempt_at: number | string | null;
-  claimed_until: number | string | null;
-  created_at: number | string;
-  attempt_count: number | string;
-  is_test: number | string;
-}
-
-interface AttemptRow {
-  delivery_id: string;
-  at: number | string;
-  duration_ms: number | string;
-  http_status: number | string | null;
-  error: TransportErrorKind | null;
-  response_body: string;
-  request_headers: string | null;
-}
-
-const COLUMN_NAMES = [
-  'id',
-  'webhook_id',
-  'account_id',
-  'event_id',
-  'event_type',
-  'api_version',
-  'status',
-  'retry_step',
-  'seq',
-  'next_attempt_at',
-  'claimed_until',
-  'created_at',
-  'attempt_count',
-  'is_test',
-];
-const COLUMNS = COLUMN_NAMES.join(', ');
-const INSERT_COLUMNS = ['id', 'webhook_id', 'account_id', 'event_id', 'event_type', 'api_version', 'status', 'attempts', 'retry_step', 'seq', 'next_attempt_at', 'created_at', 'attempt_count', 'is_test'];
-const ATTEMPT_COLUMNS = ['delivery_id', 'attempt_no', 'webhook_id', 'account_id', 'at', 'duration_ms', 'http_status', 'error', 'response_body', 'request_headers'];
 const WAITING = WAITING_STATUSES.map((s) => `'${s}'`).join(', ');
 const RECOVERABLE = RECOVERABLE_STATUSES.map((s) => `'${s}'`).join(', ');
 /** Not leased, or its lease ran out (the dispatcher holding it died). */
 const UNCLAIMED = '(claimed_until IS NULL OR claimed_until <= ?)';
-
-function toDispatchDelivery(row: DeliveryRow): DispatchDelivery {
-  return {
-    id: row.id,
-    webhookId: row.webhook_id,
-    accountId: Number(row.account_id),
-    eventId: row.event_id,
-    eventType: row.event_type,
-    apiVersion: row.api_version,
-    status: row.status,
-    nextAttemptAt: dateOrNull(row.next_attempt_at),
-    createdAt: new Date(Number(row.created_at)),
-    retryStep: Number(row.retry_step),
-    seq: Number(row.seq),
-    claimedUntil: dateOrNull(row.claimed_until),
-    attemptCount: Number(row.attempt_count),
-    test: Number(row.is_test) === 1,
-  };
-}
-
-function toAttempt(row: AttemptRow): Attempt {
-  return {
-    at: new Date(Number(row.at)),
-    durationMs: Number(row.duration_ms),
-    httpStatus: row.http_status === null ? null : Number(row.http_status),
-    error: row.error,
-    responseBody: row.response_body,
-    requestHeaders: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
-  };
-}
 
 export class TypeormDeliveryRepository extends DeliveryRepository {
   constructor(private readonly db: TypeormDatabase) {
