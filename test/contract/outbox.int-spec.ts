@@ -106,6 +106,56 @@ if (ready && !ownServer) console.warn('nats-server is not on the PATH: skipping 
   }, 40_000);
 });
 
+(ownServer ? describe : describe.skip)('NATS outbox: items their enqueuer sweeps back (sweptBackIfLost)', () => {
+  it('skip the outbox while NATS is up, and get a row (handed over when NATS is back) when it is not', async () => {
+    const database = await openTestDatabase('mysql');
+    const storeDir = mkdtempSync(join(tmpdir(), 'wh-nats-'));
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    let server = await startNatsServer(port, storeDir);
+    const queue = await NatsWorkQueue.create(database.db, clock, { servers: server.url, prefix: 'swept', logger: new TestLogger() });
+    const inserts = countOutboxInserts(database);
+    try {
+      const topic = 'swept_test';
+      const seen = new Set<number>();
+      await queue.consume(topic, async (work) => (seen.add(Number(work.payload.n)), { kind: 'done' }), { concurrency: 16 });
+      await database.db.transaction(() => queue.enqueue(Array.from({ length: 20 }, (_, n) => ({ topic, payload: { n }, sweptBackIfLost: true }))));
+      await waitFor('the items enqueued while NATS is up', () => seen.size === 20, 5_000);
+      expect(inserts.count).toBe(0);
+
+      await server.stop();
+      await sleep(300);
+      await database.db.transaction(() => queue.enqueue(Array.from({ length: 10 }, (_, i) => ({ topic, payload: { n: 20 + i }, sweptBackIfLost: true }))));
+      await waitFor('the outbox rows of the items NATS could not take', async () => (await outboxCount(database)) === 10, 3_000);
+
+      server = await startNatsServer(port, storeDir);
+      await waitFor('every item enqueued during the outage', () => seen.size === 30, 5_000);
+      await waitFor('an empty outbox', async () => (await outboxCount(database)) === 0, 2_000);
+    } finally {
+      inserts.stop();
+      await queue.close();
+      await server.stop();
+      await database.drop();
+      rmSync(storeDir, { recursive: true, force: true });
+    }
+  }, 40_000);
+});
+
+/** Counts the INSERTs into the outbox that go through `database`'s connection from now on. */
+function countOutboxInserts(database: TestDatabase): { count: number; stop(): void } {
+  const original = database.db.exec.bind(database.db);
+  const counter = {
+    count: 0,
+    stop: () => {
+      database.db.exec = original;
+    },
+  };
+  database.db.exec = (async (sql: string, params?: unknown[]) => {
+    if (/^\s*INSERT INTO outbox/i.test(sql)) counter.count++;
+    return original(sql, params);
+  }) as typeof database.db.exec;
+  return counter;
+}
+
 async function outboxCount(database: TestDatabase): Promise<number> {
   const [row] = await database.db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM outbox');
   return Number(row.n);

@@ -125,6 +125,32 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
       expect(received.get('later')! - runAt.getTime()).toBeLessThan(1_500);
     });
 
+    it('hands over items flagged sweptBackIfLost like any other: due or delayed, inside a transaction or not, none rolled back', async () => {
+      const p = await start();
+      const topic = uniqueTopic();
+      const received = new Map<string, number>();
+      await p.queue.consume(topic, async (work) => (received.set(String(work.payload.v), Date.now()), done), { concurrency: 8 });
+      const runAt = new Date(Date.now() + 600);
+      await enqueueIn(p, [
+        { topic, payload: { v: 'now' }, sweptBackIfLost: true },
+        { topic, payload: { v: 'keyed' }, key: 'k1', sweptBackIfLost: true },
+        { topic, payload: { v: 'later' }, runAt, sweptBackIfLost: true },
+      ]);
+      await p.queue.enqueue([{ topic, payload: { v: 'outside' }, sweptBackIfLost: true }]);
+      await expect(
+        p.db.transaction(async () => {
+          await p.queue.enqueue([{ topic, payload: { v: 'rolled back' }, sweptBackIfLost: true }]);
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      await waitFor('the due items', () => ['now', 'keyed', 'outside'].every((v) => received.has(v)), 3_000);
+      expect(received.has('later')).toBe(false);
+      await waitFor('the delayed item', () => received.has('later'), 5_000);
+      expect(received.get('later')!).toBeGreaterThanOrEqual(runAt.getTime());
+      await sleep(300);
+      expect([...received.keys()].sort()).toEqual(['keyed', 'later', 'now', 'outside']);
+    });
+
     it('hands an item over again once the worker holding it died', async () => {
       const a = await start();
       const b = await start();

@@ -11,6 +11,13 @@ export interface WorkItem {
   runAt?: Date;
   /** Optional dedup key: enqueuing the same key twice (while the first is waiting) stores it once. */
   key?: string;
+  /**
+   * The enqueuer's own record brings this item back if it is lost (a sweeper re-queues what has
+   * waited unclaimed past its due time). A queue whose store is not the caller's database may then
+   * hand a due item over right after commit without keeping a durable copy of its own, and keep one
+   * only when that hand-over fails; a crash in between costs the sweeper's delay, not the item.
+   */
+  sweptBackIfLost?: boolean;
 }
 
 export interface ReceivedWork {

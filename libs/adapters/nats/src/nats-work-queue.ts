@@ -135,23 +135,30 @@ export class NatsWorkQueue extends WorkQueue {
     this.relay.start();
   }
 
+  /**
+   * Due items the enqueuer sweeps back if lost (`sweptBackIfLost`) skip the outbox: they are
+   * published right after commit, and only those that could not be published are stored then, for
+   * the relay. Every other item is stored in the caller's transaction (see store).
+   */
   async enqueue(items: WorkItem[]): Promise<void> {
     if (items.length === 0) return;
     assertWorkItems(items);
     const now = this.clock.nowMs();
-    await this.store(
-      items.map((item) => {
-        const id = newId('wrk', now);
-        return {
-          id,
-          topic: item.topic,
-          payload: JSON.stringify(item.payload),
-          dedupKey: item.key ?? null,
-          availableAt: item.runAt?.getTime() ?? now,
-          extra: { work_id: id, prior_deliveries: 0 },
-        };
-      }),
-    );
+    const rows = items.map((item) => {
+      const id = newId('wrk', now);
+      const row: NewLeasedRow = {
+        id,
+        topic: item.topic,
+        payload: JSON.stringify(item.payload),
+        dedupKey: item.key ?? null,
+        availableAt: item.runAt?.getTime() ?? now,
+        extra: { work_id: id, prior_deliveries: 0 },
+      };
+      return { row, direct: item.sweptBackIfLost === true && row.availableAt <= now };
+    });
+    const direct = rows.filter((r) => r.direct).map((r) => r.row);
+    if (direct.length > 0) this.db.afterCommit(() => this.track(this.publishOrStore(direct)));
+    await this.store(rows.filter((r) => !r.direct).map((r) => r.row));
   }
 
   async consume(topic: string, handler: WorkHandlerFn, options: ConsumeOptions): Promise<WorkSubscription> {
@@ -227,16 +234,39 @@ export class NatsWorkQueue extends WorkQueue {
    * (a crash, NATS down) are the relay's, so the two never fight over the same fresh rows.
    */
   private async store(rows: NewLeasedRow[]): Promise<void> {
+    if (rows.length === 0) return;
     const now = this.clock.nowMs();
     const graced = rows.map((row) => (row.availableAt <= now ? { ...row, availableAt: now + this.settings.handOverGraceMs } : row));
     await this.outbox.insert(graced, now);
     const due = graced.filter((row, i) => rows[i].availableAt <= now);
     if (due.length === 0) return;
-    this.db.afterCommit(() => {
-      // Not awaited: the caller's commit should not wait on NATS. The relay covers any failure.
-      const handOver = this.handOver(due).finally(() => this.handOvers.delete(handOver));
-      this.handOvers.add(handOver);
-    });
+    // Not awaited: the caller's commit should not wait on NATS. The relay covers any failure.
+    this.db.afterCommit(() => this.track(this.handOver(due)));
+  }
+
+  private track(handOver: Promise<void>): void {
+    const tracked = handOver.finally(() => this.handOvers.delete(tracked));
+    this.handOvers.add(tracked);
+  }
+
+  /** Publishes committed items that have no outbox row; what fails gets one now, due at once, for the relay. */
+  private async publishOrStore(rows: NewLeasedRow[]): Promise<void> {
+    const failed: NewLeasedRow[] = [];
+    if (this.link.up) {
+      await Promise.all(rows.map((row) => this.publish(this.asClaimable(row)).catch(() => failed.push(row))));
+    } else {
+      failed.push(...rows);
+    }
+    if (failed.length === 0) return;
+    try {
+      await this.db.transaction(() => this.outbox.insert(failed, this.clock.nowMs()));
+    } catch (error) {
+      this.logger.warn(`outbox: ${failed.length} items could be neither published nor stored; their sweeper re-queues them: ${describeError(error)}`);
+    }
+  }
+
+  private asClaimable(row: NewLeasedRow): Omit<ClaimedRow, 'token'> {
+    return { id: row.id, topic: row.topic, payload: row.payload, deliveryCount: 0, failures: row.failures ?? 0, extra: row.extra ?? {} };
   }
 
   /**
@@ -258,9 +288,7 @@ export class NatsWorkQueue extends WorkQueue {
 
   /** Rows without a dedup key were all stored; keyed ones are read back, since a duplicate key was skipped. */
   private async storedRows(rows: NewLeasedRow[]): Promise<Array<Omit<ClaimedRow, 'token'>>> {
-    const plain = rows
-      .filter((row) => row.dedupKey === null)
-      .map((row) => ({ id: row.id, topic: row.topic, payload: row.payload, deliveryCount: 0, failures: row.failures ?? 0, extra: row.extra ?? {} }));
+    const plain = rows.filter((row) => row.dedupKey === null).map((row) => this.asClaimable(row));
     const keyed = rows.filter((row) => row.dedupKey !== null).map((row) => row.id);
     return keyed.length === 0 ? plain : [...plain, ...(await this.outbox.unleased(keyed))];
   }

@@ -12,7 +12,8 @@ export function deliveryWorkItem(deliveryId: string, seq: number, runAt: Date): 
   const payload: DeliveryWorkPayload = { deliveryId, seq };
   // A new delivery (seq 0) gets one item at intake and no other: only rescheduled ones need the
   // dedup key, which costs the intake a unique-index check (and its locks) per row.
-  return { topic: DELIVERY_TOPIC, payload: { ...payload }, runAt, ...(seq === 0 ? {} : { key: `${deliveryId}:${seq}` }) };
+  // The DeliverySweeper re-queues a waiting delivery whose item was lost.
+  return { topic: DELIVERY_TOPIC, payload: { ...payload }, runAt, sweptBackIfLost: true, ...(seq === 0 ? {} : { key: `${deliveryId}:${seq}` }) };
 }
 
 export function readDeliveryWorkPayload(payload: Record<string, unknown>): DeliveryWorkPayload | null {
