@@ -1,10 +1,20 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** Digests of the configured tokens (a handful, fixed at start-up), so a request hashes only its own. */
+const expectedDigests = new Map<string, Buffer>();
+
 /** Compares a presented token with the configured one in constant time (both hashed first). */
 export function tokensMatch(presented: string, expected: string): boolean {
-  const a = createHash('sha256').update(presented, 'utf8').digest();
-  const b = createHash('sha256').update(expected, 'utf8').digest();
-  return timingSafeEqual(a, b);
+  let b = expectedDigests.get(expected);
+  if (!b) {
+    b = sha256(expected);
+    if (expectedDigests.size < 16) expectedDigests.set(expected, b);
+  }
+  return timingSafeEqual(sha256(presented), b);
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }
 
 /** `Authorization: Bearer <token>` → token; anything else (absent, repeated, other scheme) → null. */

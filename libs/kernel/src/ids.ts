@@ -23,8 +23,23 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+/** Random bytes drawn 4 KiB at a time: one randomBytes call per id cost more than the rest of newId. */
+const POOL_SIZE = 4096;
+const RANDOM_BYTES_PER_ID = 10;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function takeRandomBytes(): Buffer {
+  if (poolOffset + RANDOM_BYTES_PER_ID > pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  poolOffset += RANDOM_BYTES_PER_ID;
+  return pool.subarray(poolOffset - RANDOM_BYTES_PER_ID, poolOffset);
+}
+
 function encodeRandom(): string {
-  const bytes = randomBytes(10);
+  const bytes = takeRandomBytes();
   let out = '';
   let acc = 0;
   let bits = 0;

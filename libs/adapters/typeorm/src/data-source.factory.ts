@@ -44,7 +44,8 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
         supportBigNumbers: true,
         bigNumberStrings: false,
         poolSize: 20,
-        extra: { connectTimeout: 5000, enableKeepAlive: true, maxIdle: 10 },
+        // trace: false, or mysql2 captures a stack trace for every query, in case it fails.
+        extra: { connectTimeout: 5000, enableKeepAlive: true, maxIdle: 10, trace: false },
       };
     default: {
       const exhaustive: never = storage.kind;
