@@ -14,6 +14,7 @@ import { Metrics } from './metrics/metrics';
 import { PrometheusAutomationObserver } from './metrics/prometheus-automation-observer';
 import { PrometheusDeliveryObserver } from './metrics/prometheus-delivery-observer';
 import { registerStorageGauges } from './metrics/storage-gauges';
+import { IdleHeapCompaction } from './runtime/idle-heap-compaction';
 import { ClosableWorkQueue, createWorkQueue } from './queue.factory';
 import { openDatabase } from './typeorm/src/data-source.factory';
 import { openSecretBox } from './typeorm/src/secret-ring';
@@ -85,6 +86,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         },
         { provide: DeliveryObserver, useFactory: (metrics: Metrics) => new PrometheusDeliveryObserver(metrics), inject: [Metrics] },
         { provide: AutomationObserver, useFactory: (metrics: Metrics) => new PrometheusAutomationObserver(metrics), inject: [Metrics] },
+        { provide: IdleHeapCompaction, useFactory: () => new IdleHeapCompaction() },
       ],
       exports: [APP_CONFIG, ...settings.map((p) => p.provide), Clock, Metrics, DeliveryObserver, AutomationObserver, TypeormDatabase, UnitOfWork, SecretBox, WorkQueue, OutboundHttp, ...typeormRepositoryProviders.map((p) => (p as { provide: unknown }).provide as never)],
     };
