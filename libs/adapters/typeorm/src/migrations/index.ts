@@ -15,6 +15,7 @@ import { RetentionIndexes1732400000000 } from './1732400000000-retention-indexes
 import { Utf8mb4Everywhere1732400000100 } from './1732400000100-utf8mb4-everywhere';
 import { RunNextAt1732410000000 } from './1732410000000-run-next-at';
 import { WebhookAttemptStats1732600000000 } from './1732600000000-webhook-attempt-stats';
+import { DropRedundantEventsAccountIndex1732700000000 } from './1732700000000-drop-redundant-events-account-index';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -35,4 +36,5 @@ export const ALL_MIGRATIONS = [
   Utf8mb4Everywhere1732400000100,
   RunNextAt1732410000000,
   WebhookAttemptStats1732600000000,
+  DropRedundantEventsAccountIndex1732700000000,
 ];
