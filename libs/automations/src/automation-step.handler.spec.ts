@@ -97,7 +97,7 @@ describe(AutomationStepHandler.name, () => {
 
   it('records the run with its first queue item, then runs the steps in order', async () => {
     const runId = await starter.start(workflow([send({ n: '{{ trigger.body.n }}', who: 'run {{ run.id }} of {{ workflow.name }}' }), send({ a: '{{ account.id }}' })]), '{"n": 5}');
-    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 0 }, key: `${runId}:0` }]);
+    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 0 }, key: `${runId}:0`, sweptBackIfLost: true }]);
     expect(http.requests).toHaveLength(0);
 
     await drain();
@@ -120,7 +120,7 @@ describe(AutomationStepHandler.name, () => {
   it('waits out a delay as a queue item due later, then goes on', async () => {
     const runId = await starter.start(workflow([{ type: 'delay', seconds: 3600 }, send()]), '{"id": 1}');
     await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
-    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, runAt: new Date('2025-11-22T03:00:00.000Z'), key: `${runId}:1` }]);
+    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, runAt: new Date('2025-11-22T03:00:00.000Z'), key: `${runId}:1`, sweptBackIfLost: true }]);
     expect(runs.rows.get(runId)!.stepStates[0]).toMatchObject({ status: 'running', attempts: [] });
 
     await drain();

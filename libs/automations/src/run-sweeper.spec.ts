@@ -87,7 +87,7 @@ describe(RunSweeper.name, () => {
     expect(await sut.sweep()).toBe(0); // due, but not stale yet
     clock.advance(1);
     expect(await sut.sweep()).toBe(1);
-    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 2 }, runAt: clock.now(), key: `${runId}:2` }]);
+    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 2 }, runAt: clock.now(), key: `${runId}:2`, sweptBackIfLost: true }]);
     expect(runs.rows.get(runId)!).toMatchObject({ status: 'running', seq: 2, nextAt: clock.now() });
     expect(await sut.sweep()).toBe(0); // rescheduled for now: not stale again until staleAfter passes
 

@@ -43,7 +43,7 @@ export class AttemptRecorder {
     private readonly notices: OperationalEvents,
     private readonly stats: WebhookStatsRepository,
   ) {
-    this.batcher = new Batcher((batch) => this.recordBatch(batch), { maxSize: MAX_BATCH, maxConcurrent: 2 });
+    this.batcher = new Batcher((batch) => this.recordBatch(batch), { maxSize: MAX_BATCH, maxConcurrent: 1 });
   }
 
   record(finished: FinishedAttempt): Promise<RecordResult> {

@@ -60,8 +60,11 @@ export class DeliveryHandler extends WorkHandler {
   ) {
     super();
     this.maxInFlight = settings.concurrency * 16;
-    this.reads = new Batcher((ids) => this.readBatch(ids), { maxSize: MAX_BATCH, maxConcurrent: 2 });
-    this.claims = new Batcher((requests) => this.claimBatch(requests), { maxSize: MAX_BATCH, maxConcurrent: 2 });
+    // One statement of each kind in flight: what arrives meanwhile waits for it and goes in the next,
+    // larger batch. Two in flight made smaller batches, more statements, and on MariaDB halved the
+    // intake running beside the deliveries (figure 1: 3,000-4,700 against 6,700 events/s).
+    this.reads = new Batcher((ids) => this.readBatch(ids), { maxSize: MAX_BATCH, maxConcurrent: 1 });
+    this.claims = new Batcher((requests) => this.claimBatch(requests), { maxSize: MAX_BATCH, maxConcurrent: 1 });
   }
 
   /**
