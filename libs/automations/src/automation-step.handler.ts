@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { callOutcome, Clock, isSuccess, nextRetryAt, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { Clock, nextRetryAt, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
@@ -89,8 +89,8 @@ export class AutomationStepHandler extends WorkHandler {
 
     const at = this.clock.now();
     const result = await this.caller.call(target, body);
-    const succeeded = isSuccess(result.status);
-    this.observer.targetCalled(callOutcome(succeeded, result.status, result.error), result.durationMs);
+    const succeeded = result.success;
+    this.observer.targetCalled(result.outcome, result.durationMs);
     state.attempts.push({ at: at.toISOString(), durationMs: result.durationMs, httpStatus: result.status, error: result.error });
     const now = this.clock.now();
     const retryAt = succeeded ? null : nextRetryAt(state.attempts.length - 1, this.settings.targetRetryScheduleMs, now);

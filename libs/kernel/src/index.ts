@@ -19,3 +19,4 @@ export * from './group-commit';
 export * from './call-outcome';
 export * from './json-depth';
 export * from './id-page';
+export * from './signed-post';
