@@ -20,3 +20,4 @@ export * from './call-outcome';
 export * from './json-depth';
 export * from './id-page';
 export * from './signed-post';
+export * from './work-seq';

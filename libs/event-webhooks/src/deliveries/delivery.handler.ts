@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Batcher, callOutcome, Clock, OutboundHttp, ReceivedWork, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
+import { Batcher, callOutcome, Clock, isCurrentWork, OutboundHttp, ReceivedWork, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
 import { Attempt, isWaiting } from './delivery';
@@ -92,7 +92,7 @@ export class DeliveryHandler extends WorkHandler {
     const job = await this.reads.submit(payload.deliveryId);
     if (!job) return { kind: 'drop', reason: `delivery ${payload.deliveryId} does not exist` };
     const { delivery } = job;
-    if (!isWaiting(delivery.status) || delivery.seq !== payload.seq) return { kind: 'done' };
+    if (!isCurrentWork(delivery, isWaiting(delivery.status), payload.seq)) return { kind: 'done' };
     const now = this.clock.now();
     if (delivery.nextAttemptAt && delivery.nextAttemptAt > now) return { kind: 'retry', at: delivery.nextAttemptAt };
 
@@ -181,7 +181,7 @@ export class DeliveryHandler extends WorkHandler {
   private async afterLostClaim(id: string, seq: number): Promise<WorkOutcome> {
     const current = (await this.reads.submit(id))?.delivery;
     const now = this.clock.nowMs();
-    if (current && isWaiting(current.status) && current.seq === seq && current.claimedUntil && current.claimedUntil.getTime() > now) {
+    if (current && isCurrentWork(current, isWaiting(current.status), seq) && current.claimedUntil && current.claimedUntil.getTime() > now) {
       return { kind: 'retry', at: new Date(current.claimedUntil.getTime() + BUSY_RECHECK_MARGIN_MS) };
     }
     return { kind: 'done' };
