@@ -45,7 +45,7 @@ describe(AutomationStepHandler.name, () => {
     const settings = new WebhookTargetsSettings(false, 10_000);
     const targets = new WebhookTargetsService(targetRows, new InMemoryTargetUsage(), secrets, clock, settings, uow);
     observer = new RecordingObserver();
-    sut = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES), observer);
+    sut = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES, 'https://hooks.example.com'), observer);
     starter = new RunsService(runs, queue, clock, uow);
   }
 

@@ -33,7 +33,7 @@ describe(RunSweeper.name, () => {
       targetCalled(): void {}
       runFinished(): void {}
     })();
-    const handler = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES), observer);
+    const handler = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES, 'https://hooks.example.com'), observer);
     const starter = new RunsService(runs, queue, clock, uow);
     const lease = new InMemoryJobLease();
     const sut = new RunSweeper(runs, queue, uow, lease, clock, new SweepSettings(30_000, STALE_AFTER));
