@@ -16,11 +16,11 @@ import { PrometheusDeliveryObserver } from './metrics/prometheus-delivery-observ
 import { registerStorageGauges } from './metrics/storage-gauges';
 import { IdleHeapCompaction } from './runtime/idle-heap-compaction';
 import { ClosableWorkQueue, createWorkQueue } from './queue.factory';
-import { openDatabase } from './typeorm/src/data-source.factory';
-import { openSecretBox } from './typeorm/src/secret-ring';
-import { TypeormDatabase } from './typeorm/src/typeorm-database';
-import { typeormRepositoryProviders } from './typeorm/src/typeorm-repositories';
-import { TypeormUnitOfWork } from './typeorm/src/typeorm-unit-of-work';
+import { openDatabase } from './sql/src/data-source.factory';
+import { openSecretBox } from './sql/src/secret-ring';
+import { TypeormDatabase } from './sql/src/typeorm-database';
+import { typeormRepositoryProviders } from './sql/src/typeorm-repositories';
+import { TypeormUnitOfWork } from './sql/src/typeorm-unit-of-work';
 
 const USER_AGENT = 'WebhookServer/0.1.0';
 /** Topics whose queue gauges are exported even while empty (at 0). */

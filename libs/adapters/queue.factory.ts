@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config/load-config';
 import { Clock, WorkQueue } from '../kernel/src';
 import { DatabaseWorkQueue } from './database-queue/src/database-work-queue';
 import { NatsWorkQueue } from './nats/src/nats-work-queue';
-import { TypeormDatabase } from './typeorm/src/typeorm-database';
+import { TypeormDatabase } from './sql/src/typeorm-database';
 
 export interface ClosableWorkQueue extends WorkQueue {
   close(): Promise<void>;

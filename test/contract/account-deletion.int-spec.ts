@@ -1,7 +1,7 @@
 import { AccountRepository, ApiKeyRepository } from '../../libs/accounts/src';
-import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
-import { TypeormAccountDeletion } from '../../libs/adapters/typeorm/src/accounts/typeorm-account-deletion';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../libs/adapters/sql/src/accounts/typeorm-account.repository';
+import { TypeormAccountDeletion } from '../../libs/adapters/sql/src/accounts/typeorm-account-deletion';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { AUTOMATION_STEP_TOPIC } from '../../libs/automations/src/run-step-work';
 import { DELIVERY_TOPIC } from '../../libs/event-webhooks/src/deliveries/delivery-work';
 import { openTestDatabase, TestDatabase } from '../support/databases';

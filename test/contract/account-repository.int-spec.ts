@@ -1,6 +1,6 @@
 import { AccountRepository, ApiKeyRepository, hashApiKey } from '../../libs/accounts/src';
 import { InMemoryAccountRepository, InMemoryApiKeyRepository } from '../../libs/accounts/src/testing/in-memory-accounts';
-import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
+import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../libs/adapters/sql/src/accounts/typeorm-account.repository';
 import { openTestDatabase, TestDatabase } from '../support/databases';
 import { serviceAvailable, TEST_MYSQL } from '../support/services';
 

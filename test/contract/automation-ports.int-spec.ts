@@ -1,8 +1,8 @@
-import { TypeormWebhookTargetRepository, TypeormTargetUsage } from '../../libs/adapters/typeorm/src/automations/typeorm-webhook-target.repository';
-import { TypeormWorkflowRepository } from '../../libs/adapters/typeorm/src/automations/typeorm-workflow.repository';
+import { TypeormWebhookTargetRepository, TypeormTargetUsage } from '../../libs/adapters/sql/src/automations/typeorm-webhook-target.repository';
+import { TypeormWorkflowRepository } from '../../libs/adapters/sql/src/automations/typeorm-workflow.repository';
 import { Run, RunRepository, Workflow, WorkflowRepository } from '../../libs/automations/src';
 import { InMemoryRunRepository, InMemoryWorkflowRepository, WorkflowTargetUsage } from '../../libs/automations/src/testing/fakes';
-import { TypeormRunRepository } from '../../libs/adapters/typeorm/src/automations/typeorm-run.repository';
+import { TypeormRunRepository } from '../../libs/adapters/sql/src/automations/typeorm-run.repository';
 import { newId } from '../../libs/kernel/src';
 import { TargetUsage, WebhookTarget, WebhookTargetRepository } from '../../libs/webhook-targets/src';
 import { InMemoryTargetRepository } from '../../libs/webhook-targets/src/testing/fakes';

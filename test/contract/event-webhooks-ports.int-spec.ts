@@ -1,7 +1,7 @@
-import { TypeormDeliveryRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-delivery.repository';
-import { TypeormEventRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-event.repository';
-import { TypeormWebhookRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-webhook.repository';
-import { TypeormWebhookStatsRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-webhook-stats.repository';
+import { TypeormDeliveryRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-delivery.repository';
+import { TypeormEventRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-event.repository';
+import { TypeormWebhookRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-webhook.repository';
+import { TypeormWebhookStatsRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-webhook-stats.repository';
 import { InMemoryDeliveryRepository } from '../../libs/event-webhooks/src/testing/in-memory-delivery.repository';
 import { InMemoryEventRepository } from '../../libs/event-webhooks/src/testing/in-memory-event.repository';
 import { InMemoryWebhookRepository } from '../../libs/event-webhooks/src/testing/in-memory-webhook.repository';

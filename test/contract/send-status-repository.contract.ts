@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { JobLease, newId, NewEvent, EventPublisher, SystemClock } from '../../libs/kernel/src';
 import { AccountRepository } from '../../libs/accounts/src';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
-import { TypeormUnitOfWork } from '../../libs/adapters/typeorm/src/typeorm-unit-of-work';
-import { TypeormSendRepository } from '../../libs/adapters/typeorm/src/send-status/typeorm-send.repository';
-import { TypeormJobLease } from '../../libs/adapters/typeorm/src/job-lease/typeorm-job-lease';
-import { TypeormAccountRepository } from '../../libs/adapters/typeorm/src/accounts/typeorm-account.repository';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
+import { TypeormUnitOfWork } from '../../libs/adapters/sql/src/typeorm-unit-of-work';
+import { TypeormSendRepository } from '../../libs/adapters/sql/src/send-status/typeorm-send.repository';
+import { TypeormJobLease } from '../../libs/adapters/sql/src/job-lease/typeorm-job-lease';
+import { TypeormAccountRepository } from '../../libs/adapters/sql/src/accounts/typeorm-account.repository';
 import { NewSend, SendRepository, SendStatusService, statusRank } from '../../libs/send-status/src';
 import { InMemoryJobLease } from '../../libs/kernel/src/testing/kernel-fakes';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../libs/adapters/typeorm/src/data-source.factory';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { openDatabase } from '../../libs/adapters/sql/src/data-source.factory';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { createMysqlDatabase } from '../support/databases';
 import { profileAvailable } from '../support/test-app';
 import { InMemorySendRepository } from '../../libs/send-status/src/testing/send-status.fakes';

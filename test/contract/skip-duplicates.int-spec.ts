@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { LeasedRows } from '../../libs/adapters/database-queue/src/leased-rows';
-import { TypeormEventRepository } from '../../libs/adapters/typeorm/src/event-webhooks/typeorm-event.repository';
-import { loadOrCreateInstallationKey } from '../../libs/adapters/typeorm/src/installation-key';
-import { TypeormJobLease } from '../../libs/adapters/typeorm/src/job-lease/typeorm-job-lease';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormEventRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-event.repository';
+import { loadOrCreateInstallationKey } from '../../libs/adapters/sql/src/installation-key';
+import { TypeormJobLease } from '../../libs/adapters/sql/src/job-lease/typeorm-job-lease';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { StoredEvent } from '../../libs/event-webhooks/src';
 import { newId } from '../../libs/kernel/src';
 import { openTestDatabase, TestDatabase } from '../support/databases';

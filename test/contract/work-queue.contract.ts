@@ -1,5 +1,5 @@
 import { ReceivedWork, WorkItem, WorkOutcome, WorkQueue } from '../../libs/kernel/src';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { deferred, sleep, waitFor, within } from '../support/waiting';
 
 /** One queue as a process would hold it: its own database connection (and NATS connection). */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IncomingTriggerSettings } from '../../libs/incoming-trigger/src';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { verify } from '../../libs/signing/src';
 import { createMysqlDatabase } from '../support/databases';
 import { eventually } from '../support/eventually';

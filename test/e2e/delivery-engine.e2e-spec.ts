@@ -1,4 +1,4 @@
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { eventually } from '../support/eventually';
 import { Receiver, startReceiver } from '../support/receiver';
 import { PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';

@@ -1,41 +1,21 @@
 import { eventually } from '../support/eventually';
-import { Receiver, startReceiver } from '../support/receiver';
-import { PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';
+import { deliveredData as delivered, profileSuite, TestAccount } from '../support/profile-suite';
+import { startReceiver } from '../support/receiver';
+import { PROFILES } from '../support/test-app';
 
 /** The event feed (CONTRACT §9.2) and webhooks' disabledReason (§9.3), on each profile. */
 const ENV = { DELIVERY_RETRY_SCHEDULE: '50ms', DELIVERY_TIMEOUT_MS: '1000', WEBHOOK_DISABLE_AFTER: '3' };
 const WAIT_MS = 15_000;
 const T0 = 1_732_238_400; // 2024-11-22T01:20:00Z
 
-const delivered = (idSending: number) => ({ email: 'jane@example.com', idSending, sendingType: 1, diagCode: '250 2.0.0 OK', deliveredAt: '2025-11-22T02:00:00.000Z' });
 const bounced = (idSending: number) => ({ email: 'jane@example.com', idSending, sendingType: 3, diagCode: null, bounceType: 'hard', bouncedAt: '2025-11-22T02:00:00.000Z' });
 
-interface TestAccount {
-  id: number;
-  apiKey: string;
-}
-
 describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
-  let sut: TestApp;
-  let skip = false;
-  let receiver: Receiver;
+  const suite = profileSuite(profile, { env: ENV });
+  const { get, post, internal } = suite;
 
-  beforeAll(async () => {
-    skip = !(await profileAvailable(profile));
-    if (skip) return;
-    sut = await startTestApp(profile, { env: ENV });
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    if (skip) return;
-    await receiver.close();
-    await sut.close();
-  });
-
-  const get = (account: TestAccount, path: string) => sut.http().get(path).set('api-key', account.apiKey);
-  const post = (account: TestAccount, path: string, body: object = {}) => sut.http().post(path).set('api-key', account.apiKey).send(body);
   const publish = async (accountId: number, type: string, data: object, extra: object = {}): Promise<string> =>
-    (await sut.http().post('/internal/events').set('authorization', `Bearer ${sut.tokens.internal}`).send({ accountId, type, data, ...extra }).expect(202)).body.id;
+    (await internal('/internal/events', { accountId, type, data, ...extra }).expect(202)).body.id;
   const feedIds = async (account: TestAccount, query: string, family = 'v3') => {
     const { body } = await get(account, `/${family}/events?${query}`).expect(200);
     return { ids: body.events.map((e: { id: string }) => e.id) as string[], next: (family === 'v2' ? body.next_cursor : body.nextCursor) as string | null };
@@ -55,9 +35,9 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
   }
 
   it('serves every event newest first, filtered by type and since, paged by a cursor that new events never shift', async () => {
-    if (skip) return;
-    const account = await sut.createAccount('Feed');
-    await post(account, '/v3/Webhook', { url: `${receiver.url}/feed`, events: ['email.delivered', 'email.bounced'] }).expect(201);
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount('Feed');
+    await post(account, '/v3/Webhook', { url: `${suite.receiver.url}/feed`, events: ['email.delivered', 'email.bounced'] }).expect(201);
     const [d0, b1, d2, b3, d4] = await publishSeries(account, [
       ['email.delivered', T0],
       ['email.bounced', T0 + 60],
@@ -65,8 +45,8 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
       ['email.bounced', T0 + 180],
       ['email.delivered', T0 + 240],
     ]);
-    const stranger = await sut.createAccount('Stranger');
-    await post(stranger, '/v3/Webhook', { url: `${receiver.url}/stranger`, events: ['email.delivered'] }).expect(201);
+    const stranger = await suite.sut.createAccount('Stranger');
+    await post(stranger, '/v3/Webhook', { url: `${suite.receiver.url}/stranger`, events: ['email.delivered'] }).expect(201);
     await publish(stranger.id, 'email.delivered', delivered(99), { created: T0 + 500 });
 
     expect((await feedIds(account, '')).ids).toEqual([d4, b3, d2, b1, d0]);
@@ -96,14 +76,14 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
   });
 
   it('returns each envelope exactly as the deliveries of its family carry it, never snake_cased', async () => {
-    if (skip) return;
-    const account = await sut.createAccount('Envelopes');
-    await post(account, '/v3/Webhook', { url: `${receiver.url}/env-v3`, events: ['email.delivered'] }).expect(201);
-    await post(account, '/v2/webhooks', { url: `${receiver.url}/env-v2`, events: ['email.delivered'] }).expect(201);
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount('Envelopes');
+    await post(account, '/v3/Webhook', { url: `${suite.receiver.url}/env-v3`, events: ['email.delivered'] }).expect(201);
+    await post(account, '/v2/webhooks', { url: `${suite.receiver.url}/env-v2`, events: ['email.delivered'] }).expect(201);
     const id = await publish(account.id, 'email.delivered', delivered(7), { id: 'evt_feed_envelope_1', created: T0 });
     const received = await eventually(() => {
-      const v3 = receiver.requestsTo('/env-v3').find((r) => r.body.includes(id));
-      const v2 = receiver.requestsTo('/env-v2').find((r) => r.body.includes(id));
+      const v3 = suite.receiver.requestsTo('/env-v3').find((r) => r.body.includes(id));
+      const v2 = suite.receiver.requestsTo('/env-v2').find((r) => r.body.includes(id));
       if (!v3 || !v2) throw new Error('not delivered yet');
       return { v3: v3.body, v2: v2.body };
     }, WAIT_MS);
@@ -119,10 +99,10 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
   });
 
   it('keeps /events/types, answers 404 for unknown and foreign ids and 400 for bad parameters', async () => {
-    if (skip) return;
-    const account = await sut.createAccount('Errors');
-    const stranger = await sut.createAccount('Stranger');
-    await post(stranger, '/v3/Webhook', { url: `${receiver.url}/foreign`, events: ['email.delivered'] }).expect(201);
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount('Errors');
+    const stranger = await suite.sut.createAccount('Stranger');
+    await post(stranger, '/v3/Webhook', { url: `${suite.receiver.url}/foreign`, events: ['email.delivered'] }).expect(201);
     const foreign = await publish(stranger.id, 'email.delivered', delivered(1));
     await get(stranger, `/v3/events/${foreign}`).expect(200);
 
@@ -132,10 +112,10 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
       for (const query of ['type=email.nope', 'type=email.delivered,nope', 'type=', 'since=yesterday', 'since=2025-11-22', 'limit=0', 'limit=101', 'limit=ten', 'cursor=garbage']) {
         await expectError(get(account, `/${family}/events?${query}`), 400, 'invalid_parameter');
       }
-      await expectError(sut.http().get(`/${family}/events`), 401, 'unauthorized');
+      await expectError(suite.sut.http().get(`/${family}/events`), 401, 'unauthorized');
     }
 
-    const docs = (await sut.http().get('/docs/json').expect(200)).body;
+    const docs = (await suite.sut.http().get('/docs/json').expect(200)).body;
     expect(Object.keys(docs.paths)).toEqual(expect.arrayContaining(['/v3/events', '/v3/events/{id}', '/v2/events', '/v2/events/{id}', '/v3/events/types']));
     const okSchema = (path: string) => docs.paths[path].get.responses['200'].content['application/json'].schema;
     expect(okSchema('/v2/events')).toEqual({ $ref: '#/components/schemas/EventFeedPageV2View' });
@@ -152,17 +132,17 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
   // being rewritten on main) stores envelopes only for the families of the webhooks an event goes to, so an
   // event nobody subscribes to has none and cannot be shown. Turn this into `it` once the intake stores one.
   it('lists an event no webhook subscribes to', async () => {
-    if (skip) throw new Error('profile unavailable');
-    const account = await sut.createAccount('Unsubscribed');
+    if (suite.skip) throw new Error('profile unavailable');
+    const account = await suite.sut.createAccount('Unsubscribed');
     const id = await publish(account.id, 'email.delivered', delivered(3));
     expect((await feedIds(account, '')).ids).toEqual([id]);
     expect((await get(account, `/v3/events/${id}`).expect(200)).body).toMatchObject({ id, apiVersion: 'v3' });
   });
 
   it('shows why a webhook is disabled: manual by the route, consecutive_failures by the counter, null once enabled', async () => {
-    if (skip) return;
-    const account = await sut.createAccount('Reasons');
-    const created = (await post(account, '/v3/Webhook', { url: `${receiver.url}/manual`, events: ['email.delivered'] }).expect(201)).body;
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount('Reasons');
+    const created = (await post(account, '/v3/Webhook', { url: `${suite.receiver.url}/manual`, events: ['email.delivered'] }).expect(201)).body;
     expect(created).toMatchObject({ state: 'enabled', disabledReason: null });
 
     expect((await post(account, `/v3/Webhook/${created.id}/disable`).expect(200)).body).toMatchObject({ state: 'disabled', disabledReason: 'manual' });

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { isValid, isValidStandardWebhook, parseSignatureHeader } from '../../libs/signing/src';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../support/eventually';

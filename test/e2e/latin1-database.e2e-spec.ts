@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { verify } from '../../libs/signing/src';
 import { createMysqlDatabase } from '../support/databases';
 import { eventually } from '../support/eventually';

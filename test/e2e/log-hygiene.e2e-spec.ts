@@ -1,4 +1,4 @@
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { PROFILES, Profile, profileAvailable, startTestApp, TestApp } from '../support/test-app';
 
 /**

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from '../support/eventually';
 import { RunningProcess, startProcess, waitForOutput } from '../support/processes';
+import { deliveredData, profileSuite } from '../support/profile-suite';
 import { Receiver, startReceiver } from '../support/receiver';
-import { PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';
+import { PROFILES } from '../support/test-app';
 
-const delivered = { email: 'jane@example.com', idSending: 1001, sendingType: 1, diagCode: '250 2.0.0 OK', deliveredAt: '2025-11-22T02:00:00.000Z' };
+const delivered = deliveredData();
 
 /** The value of one series in a Prometheus text exposition, or undefined when absent. */
 function sample(text: string, series: string): number | undefined {
@@ -15,40 +16,28 @@ function sample(text: string, series: string): number | undefined {
 }
 
 describe.each(PROFILES)('operations: delivery metrics (%s)', (profile) => {
-  let sut: TestApp;
-  let skip = false;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    skip = !(await profileAvailable(profile));
-    if (skip) return;
-    receiver = await startReceiver();
-    sut = await startTestApp(profile, { env: { DELIVERY_RETRY_SCHEDULE: '1h', DELIVERY_TIMEOUT_MS: '2000', WEBHOOK_DISABLE_AFTER: '1' } });
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    if (!skip) await sut.close();
-  });
+  const suite = profileSuite(profile, { env: { DELIVERY_RETRY_SCHEDULE: '1h', DELIVERY_TIMEOUT_MS: '2000', WEBHOOK_DISABLE_AFTER: '1' } });
+  const { get, post, internal } = suite;
 
   it('counts attempts by outcome, times them, and reports queue, delivery and webhook gauges', async () => {
-    if (skip) return;
-    const account = await sut.createAccount();
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount();
     const create = (path: string) =>
-      sut.http().post('/v3/Webhook').set('api-key', account.apiKey).send({ url: `${receiver.url}${path}`, events: ['email.delivered'] }).expect(201);
+      post(account, '/v3/Webhook', { url: `${suite.receiver.url}${path}`, events: ['email.delivered'] }).expect(201);
     const good = (await create('/ok')).body.id as string;
     const bad = (await create('/fail')).body.id as string;
-    receiver.respond((request) => (request.path === '/fail' ? { status: 503 } : { status: 200 }));
+    suite.receiver.respond((request) => (request.path === '/fail' ? { status: 503 } : { status: 200 }));
 
-    await sut.http().post('/internal/events').set('authorization', `Bearer ${sut.tokens.internal}`).send({ accountId: account.id, type: 'email.delivered', data: delivered }).expect(202);
+    await internal('/internal/events', { accountId: account.id, type: 'email.delivered', data: delivered }).expect(202);
     await eventually(async () => {
       for (const id of [good, bad]) {
-        const deliveries = (await sut.http().get(`/v3/Webhook/${id}/deliveries`).set('api-key', account.apiKey).expect(200)).body.deliveries;
+        const deliveries = (await get(account, `/v3/Webhook/${id}/deliveries`).expect(200)).body.deliveries;
         expect(deliveries[0]?.attempts).toHaveLength(1);
       }
     }, 10_000);
 
     const text = await eventually(async () => {
-      const response = await sut.http().get('/metrics').expect(200);
+      const response = await suite.sut.http().get('/metrics').expect(200);
       expect(sample(response.text, 'webhooks_disabled')).toBe(1);
       return response.text;
     });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { deliveryWorkItem } from '../../libs/event-webhooks/src/deliveries/delivery-work';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { WorkQueue } from '../../libs/kernel/src';
 import { eventually } from '../support/eventually';
 import { Receiver, startReceiver } from '../support/receiver';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { eventually } from '../support/eventually';
 import { Receiver, startReceiver } from '../support/receiver';
 import { PROFILES, Profile, profileAvailable, startTestApp, TestApp } from '../support/test-app';

@@ -1,47 +1,24 @@
 import { eventually } from '../support/eventually';
-import { ReceivedRequest, Receiver, startReceiver } from '../support/receiver';
-import { PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';
+import { deliveredData as delivered, profileSuite, TestAccount } from '../support/profile-suite';
+import { ReceivedRequest } from '../support/receiver';
+import { PROFILES } from '../support/test-app';
 
 /** Operational events (CONTRACT §9.1) and webhook stats (§9.3), over HTTP, on each profile. */
 const ENV = { DELIVERY_RETRY_SCHEDULE: '50ms,50ms,50ms', DELIVERY_TIMEOUT_MS: '1000', WEBHOOK_DISABLE_AFTER: '4' };
 const WAIT_MS = 15_000;
 const HOUR_MS = 3_600_000;
 
-const delivered = (idSending: number) => ({ email: 'jane@example.com', idSending, sendingType: 1, diagCode: '250 2.0.0 OK', deliveredAt: '2025-11-22T02:00:00.000Z' });
-
-interface TestAccount {
-  id: number;
-  apiKey: string;
-}
-
 describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) => {
-  let sut: TestApp;
-  let skip = false;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    skip = !(await profileAvailable(profile));
-    if (skip) return;
-    sut = await startTestApp(profile, { env: ENV });
-    receiver = await startReceiver((request: ReceivedRequest) => (request.path.startsWith('/fail') ? { status: 500 } : { status: 200 }));
-  });
-  afterAll(async () => {
-    if (skip) return;
-    await receiver.close();
-    await sut.close();
-  });
-
-  const get = (account: TestAccount, path: string) => sut.http().get(path).set('api-key', account.apiKey);
-  const post = (account: TestAccount, path: string, body: object = {}) => sut.http().post(path).set('api-key', account.apiKey).send(body);
-  const internal = (path: string, body: object) => sut.http().post(path).set('authorization', `Bearer ${sut.tokens.internal}`).send(body);
-  const notices = (path: string) => receiver.requestsTo(path).map((r) => ({ headers: r.headers, body: JSON.parse(r.body) as { id: string; type: string; data: Record<string, unknown> } }));
+  const suite = profileSuite(profile, { env: ENV, responder: (request: ReceivedRequest) => (request.path.startsWith('/fail') ? { status: 500 } : { status: 200 }) });
+  const { get, post, internal } = suite;
+  const notices = (path: string) => suite.receiver.requestsTo(path).map((r) => ({ headers: r.headers, body: JSON.parse(r.body) as { id: string; type: string; data: Record<string, unknown> } }));
 
   it('tells the other subscribed webhooks when a webhook starts failing and when it is disabled, never the webhook itself', async () => {
-    if (skip) return;
-    const account = await sut.createAccount('Ops');
-    const failing = (await post(account, '/v3/Webhook', { url: `${receiver.url}/fail/ops`, events: ['email.delivered', 'webhook.failing', 'webhook.disabled'] }).expect(201)).body;
-    await post(account, '/v3/Webhook', { url: `${receiver.url}/watch/ops`, events: ['webhook.failing', 'webhook.disabled'] }).expect(201);
-    await post(account, '/v2/webhooks', { url: `${receiver.url}/watch-v2/ops`, events: ['webhook.disabled'] }).expect(201);
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount('Ops');
+    const failing = (await post(account, '/v3/Webhook', { url: `${suite.receiver.url}/fail/ops`, events: ['email.delivered', 'webhook.failing', 'webhook.disabled'] }).expect(201)).body;
+    await post(account, '/v3/Webhook', { url: `${suite.receiver.url}/watch/ops`, events: ['webhook.failing', 'webhook.disabled'] }).expect(201);
+    await post(account, '/v2/webhooks', { url: `${suite.receiver.url}/watch-v2/ops`, events: ['webhook.disabled'] }).expect(201);
 
     for (let i = 1; i <= 4; i++) await internal('/internal/events', { accountId: account.id, type: 'email.delivered', data: delivered(i) }).expect(202);
 
@@ -53,14 +30,14 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
     const byType = Object.fromEntries(received.map((n) => [n.body.type, n]));
     expect(byType['webhook.failing'].body.data).toEqual({
       webhookId: failing.id,
-      url: `${receiver.url}/fail/ops`,
+      url: `${suite.receiver.url}/fail/ops`,
       consecutiveFailures: expect.any(Number),
       lastAttempt: { at: expect.stringMatching(/^\d{4}-.*Z$/), httpStatus: 500, error: null },
     });
     expect(byType['webhook.failing'].body.data.consecutiveFailures).toBeGreaterThanOrEqual(2);
     expect(byType['webhook.disabled'].body.data).toEqual({
       webhookId: failing.id,
-      url: `${receiver.url}/fail/ops`,
+      url: `${suite.receiver.url}/fail/ops`,
       reason: 'consecutive_failures',
       consecutiveFailures: expect.any(Number),
       disabledAt: expect.stringMatching(/^\d{4}-.*Z$/),
@@ -78,7 +55,7 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
     expect(v2).toMatchObject({ type: 'webhook.disabled', apiVersion: 'v2', data: { webhookId: failing.id, reason: 'consecutive_failures' } });
 
     // the webhook they are about: no request and no delivery record of them
-    expect(receiver.requestsTo('/fail/ops').map((r) => JSON.parse(r.body).type).filter((t: string) => t.startsWith('webhook.'))).toEqual([]);
+    expect(suite.receiver.requestsTo('/fail/ops').map((r) => JSON.parse(r.body).type).filter((t: string) => t.startsWith('webhook.'))).toEqual([]);
     const deliveries = (await get(account, `/v3/Webhook/${failing.id}/deliveries?limit=100`).expect(200)).body.deliveries as Array<{ eventType: string }>;
     expect(deliveries.filter((d) => d.eventType.startsWith('webhook.'))).toEqual([]);
     // the feed has them like any event
@@ -93,12 +70,12 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
       expect(got).toHaveLength(1);
       return got[0].body.data;
     }, WAIT_MS);
-    expect(manual).toEqual({ webhookId: failing.id, url: `${receiver.url}/fail/ops`, reason: 'manual', consecutiveFailures: 0, disabledAt: expect.any(String) });
+    expect(manual).toEqual({ webhookId: failing.id, url: `${suite.receiver.url}/fail/ops`, reason: 'manual', consecutiveFailures: 0, disabledAt: expect.any(String) });
   });
 
   it('refuses producers that publish an operational type, keeping nothing of their batch', async () => {
-    if (skip) return;
-    const account = await sut.createAccount('Producer');
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount('Producer');
     const notice = { accountId: account.id, type: 'webhook.failing', data: { webhookId: 'wh_1', url: 'https://x', consecutiveFailures: 5, lastAttempt: { at: '2025-11-22T02:00:00.000Z', httpStatus: 500, error: null } } };
     const single = await internal('/internal/events', notice).expect(400);
     expect(single.body).toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('webhook.failing') });
@@ -111,16 +88,16 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
   });
 
   it('serves a webhook stats: deliveries by status, their attempts, success rate, latency and hourly buckets, in both families', async () => {
-    if (skip) return;
-    const account = await sut.createAccount('Stats');
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount('Stats');
     let served = 0;
-    receiver.respond((request) => {
+    suite.receiver.respond((request) => {
       if (request.path.startsWith('/fail')) return { status: 500 };
       if (!request.path.startsWith('/stats')) return { status: 200 };
       served++;
       return served <= 2 ? { status: 503 } : { status: 200, delayMs: 20 };
     });
-    const webhook = (await post(account, '/v3/Webhook', { url: `${receiver.url}/stats/a`, events: ['email.delivered'] }).expect(201)).body;
+    const webhook = (await post(account, '/v3/Webhook', { url: `${suite.receiver.url}/stats/a`, events: ['email.delivered'] }).expect(201)).body;
     const ids: string[] = [];
     for (let i = 1; i <= 4; i++) ids.push((await internal('/internal/events', { accountId: account.id, type: 'email.delivered', data: delivered(i) }).expect(202)).body.id);
 
@@ -150,7 +127,7 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
       const { body } = await get(account, `/v3/Webhook/${webhook.id}/stats?since=${encodeURIComponent(since)}`).expect(400);
       expect(body.code).toBe('invalid_parameter');
     }
-    const stranger = await sut.createAccount('Stranger');
+    const stranger = await suite.sut.createAccount('Stranger');
     expect((await get(stranger, `/v3/Webhook/${webhook.id}/stats`).expect(404)).body.code).toBe('not_found');
     expect(ids).toHaveLength(4);
   });

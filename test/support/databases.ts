@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import type { AppConfig } from '../../config/load-config';
-import { openDatabase } from '../../libs/adapters/typeorm/src/data-source.factory';
-import { TypeormDatabase } from '../../libs/adapters/typeorm/src/typeorm-database';
+import { openDatabase } from '../../libs/adapters/sql/src/data-source.factory';
+import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { TEST_MYSQL } from './services';
 
 export { requireService, TEST_MYSQL, TEST_NATS } from './services';

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { callOutcome, Clock, isSuccess, nextRetryAt, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { Clock, isCurrentWork, nextRetryAt, nextSeq, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
@@ -44,7 +44,7 @@ export class AutomationStepHandler extends WorkHandler {
     if (typeof runId !== 'string' || typeof seq !== 'number') return { kind: 'drop', reason: 'malformed automation step payload' };
     const run = await this.runs.findById(runId);
     if (!run) return { kind: 'drop', reason: `run ${runId} no longer exists` };
-    if (run.status !== 'running' || run.seq !== seq) return DONE;
+    if (!isCurrentWork(run, run.status === 'running', seq)) return DONE;
     const step = run.steps[run.stepIndex];
     return step.type === 'delay' ? this.delay(run, step) : this.sendWebhook(run, step);
   }
@@ -65,7 +65,7 @@ export class AutomationStepHandler extends WorkHandler {
     const expectedSeq = run.seq;
     if (state.resumeAt === undefined) {
       state.resumeAt = now.getTime() + step.seconds * 1000;
-      run.seq += 1;
+      run.seq = nextSeq(run.seq);
       await this.save(run, expectedSeq, new Date(state.resumeAt));
       return DONE;
     }
@@ -89,8 +89,8 @@ export class AutomationStepHandler extends WorkHandler {
 
     const at = this.clock.now();
     const result = await this.caller.call(target, body);
-    const succeeded = isSuccess(result.status);
-    this.observer.targetCalled(callOutcome(succeeded, result.status, result.error), result.durationMs);
+    const succeeded = result.success;
+    this.observer.targetCalled(result.outcome, result.durationMs);
     state.attempts.push({ at: at.toISOString(), durationMs: result.durationMs, httpStatus: result.status, error: result.error });
     const now = this.clock.now();
     const retryAt = succeeded ? null : nextRetryAt(state.attempts.length - 1, this.settings.targetRetryScheduleMs, now);
@@ -98,7 +98,7 @@ export class AutomationStepHandler extends WorkHandler {
       completeStep(run, now);
       await this.save(run, expectedSeq, run.status === 'running' ? now : null);
     } else if (retryAt) {
-      run.seq += 1;
+      run.seq = nextSeq(run.seq);
       await this.save(run, expectedSeq, retryAt);
     } else {
       failStep(run, now);

@@ -3,6 +3,8 @@ export class AutomationsSettings {
   constructor(
     /** TARGET_RETRY_SCHEDULE: delays before each retry of a failed send_webhook call. */
     readonly targetRetryScheduleMs: readonly number[],
+    /** PUBLIC_BASE_URL without a trailing slash: trigger URLs are `${publicBaseUrl}/hooks/<token>`. */
+    readonly publicBaseUrl: string,
   ) {}
 }
 

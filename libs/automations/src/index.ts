@@ -3,6 +3,7 @@ export * from './workflow-definition';
 export * from './run';
 export * from './automations.repository';
 export * from './automations.settings';
+export * from './trigger-token';
 export * from './workflows.service';
 export * from './runs.service';
 export * from './run-retention.service';

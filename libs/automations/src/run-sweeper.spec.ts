@@ -1,64 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { OutboundResult, SecretBox, SweepSettings, WorkItem } from '../../kernel/src';
-
-import { WebhookTargetCaller, WebhookTargetsService, WebhookTargetsSettings } from '../../webhook-targets/src';
-import { InMemoryTargetRepository, InMemoryTargetUsage } from '../../webhook-targets/src/testing/fakes';
-import { AutomationObserver } from './automation-observer';
-import { AutomationStepHandler } from './automation-step.handler';
-import { AutomationsSettings } from './automations.settings';
+import { SweepSettings } from '../../kernel/src';
+import { InMemoryJobLease } from '../../kernel/src/testing/kernel-fakes';
 import { AUTOMATION_STEP_TOPIC } from './run-step-work';
 import { RunSweeper } from './run-sweeper';
-import { RunsService } from './runs.service';
-import { InMemoryRunRepository } from './testing/fakes';
-import { Workflow, WorkflowStep } from './workflow';
-import { InMemoryJobLease, InMemoryUnitOfWork, InMemoryWorkQueue, ManualClock, ScriptedOutboundHttp } from '../../kernel/src/testing/kernel-fakes';
+import { stepWorkerRig, StepWorkerRigOptions } from './testing/step-worker-rig';
 
 describe(RunSweeper.name, () => {
   const STALE_AFTER = 120_000;
   const RETRIES = [10_000, 60_000];
 
-  const setUp = async (script: Array<Partial<OutboundResult>> = [{ status: 200 }]) => {
-    const clock = new ManualClock();
-    const runs = new InMemoryRunRepository();
-    const queue = new InMemoryWorkQueue();
-    const uow = new InMemoryUnitOfWork();
-    const secrets = new SecretBox(randomBytes(32));
-    const targetRows = new InMemoryTargetRepository();
-    const target = { id: 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z', accountId: 7, name: 'CRM', url: 'https://crm.example.com/hook', headers: {}, signingKeySealed: null, createdAt: clock.now(), updatedAt: clock.now() };
-    await targetRows.insert(target);
-    const http = new ScriptedOutboundHttp(script);
-    const settings = new WebhookTargetsSettings(false, 10_000);
-    const targets = new WebhookTargetsService(targetRows, new InMemoryTargetUsage(), secrets, clock, settings, uow);
-    const observer = new (class extends AutomationObserver {
-      targetCalled(): void {}
-      runFinished(): void {}
-    })();
-    const handler = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, settings), queue, uow, clock, new AutomationsSettings(RETRIES), observer);
-    const starter = new RunsService(runs, queue, clock, uow);
+  const setUp = async (script?: StepWorkerRigOptions['script']) => {
+    const rig = await stepWorkerRig({ script, retryScheduleMs: RETRIES });
     const lease = new InMemoryJobLease();
-    const sut = new RunSweeper(runs, queue, uow, lease, clock, new SweepSettings(30_000, STALE_AFTER));
-    const workflow = (steps: WorkflowStep[]): Workflow => ({
-      id: 'wf_01jd2x7q9m3k8p4r6t1v5w0y2z',
-      accountId: 7,
-      name: 'Orders',
-      state: 'active',
-      trigger: { type: 'incoming_webhook' },
-      steps,
-      triggerTokenHash: 'h',
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-    });
-    const send: WorkflowStep = { type: 'send_webhook', targetId: target.id, body: { ok: true } };
-    const handle = (item: WorkItem) => handler.handle({ id: 'w', topic: item.topic, payload: item.payload, deliveryCount: 1, failures: 0 });
-    /** Hands queue items to the handler in due order, moving the clock to each item's time. */
-    const drain = async () => {
-      for (let item = queue.takeNext(); item; item = queue.takeNext()) {
-        const wait = (item.runAt?.getTime() ?? 0) - clock.nowMs();
-        if (wait > 0) clock.advance(wait);
-        await handle(item);
-      }
-    };
-    return { clock, runs, queue, http, starter, sut, lease, workflow, send, handle, drain };
+    const sut = new RunSweeper(rig.runs, rig.queue, rig.uow, lease, rig.clock, new SweepSettings(30_000, STALE_AFTER));
+    return { ...rig, sut, lease, send: rig.send() };
   };
 
   it('keeps when the next step is due on the run: queued, delayed, retried, and cleared when the run ends', async () => {

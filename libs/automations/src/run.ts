@@ -1,4 +1,4 @@
-import { exceedsDepth, newId, TransportErrorKind } from '../../kernel/src';
+import { exceedsDepth, newId, nextSeq, TransportErrorKind } from '../../kernel/src';
 import { Workflow, WorkflowStep } from './workflow';
 
 /**
@@ -8,9 +8,10 @@ import { Workflow, WorkflowStep } from './workflow';
  * Step status: pending (not reached) -> running (current: retries or a delay in progress)
  *              -> succeeded | failed; the steps after a failed one become skipped.
  *
- * `seq` names the one piece of queue work the run is waiting for. Every change that schedules
- * work increments it and is written only if nobody else has moved it first (compare-and-set), so
- * a duplicated or stale queue item finds `seq` moved on and does nothing.
+ * `seq` names the one piece of queue work the run is waiting for (work-seq.ts of libs/kernel, as for
+ * deliveries). Every change that schedules work moves it on (`nextSeq`) and is written only if nobody
+ * else has moved it first (compare-and-set), so a duplicated or stale queue item finds `seq` moved
+ * on and does nothing.
  */
 export type RunStatus = 'running' | 'succeeded' | 'failed';
 export type StepStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'skipped';
@@ -81,7 +82,7 @@ export function newRun(workflow: Workflow, triggerBody: string, now: Date): Run 
 /** The current step succeeded: the next one starts, or the run succeeds. */
 export function completeStep(run: Run, now: Date): void {
   run.stepStates[run.stepIndex].status = 'succeeded';
-  run.seq += 1;
+  run.seq = nextSeq(run.seq);
   if (run.stepIndex + 1 < run.steps.length) {
     run.stepIndex += 1;
     run.stepStates[run.stepIndex].status = 'running';
@@ -96,7 +97,7 @@ export function completeStep(run: Run, now: Date): void {
 export function failStep(run: Run, now: Date): void {
   run.stepStates[run.stepIndex].status = 'failed';
   for (let i = run.stepIndex + 1; i < run.stepStates.length; i++) run.stepStates[i].status = 'skipped';
-  run.seq += 1;
+  run.seq = nextSeq(run.seq);
   run.status = 'failed';
   run.finishedAt = now;
   run.nextAt = null;

@@ -1,7 +1,9 @@
 import { WebhookTarget } from '../../webhook-targets/src';
 import { InMemoryTargetRepository } from '../../webhook-targets/src/testing/fakes';
+import { AutomationsSettings } from './automations.settings';
 import { newRun } from './run';
 import { InMemoryRunRepository, InMemoryWorkflowRepository } from './testing/fakes';
+import { hashTriggerToken } from './trigger-token';
 import { WorkflowsService } from './workflows.service';
 import { InMemoryUnitOfWork, ManualClock } from '../../kernel/src/testing/kernel-fakes';
 
@@ -42,7 +44,7 @@ describe(WorkflowsService.name, () => {
     clock = new ManualClock();
     await targets.insert(target(TARGET, ACCOUNT));
     await targets.insert(target(FOREIGN_TARGET, OTHER));
-    sut = new WorkflowsService(workflows, runs, targets, clock, new InMemoryUnitOfWork());
+    sut = new WorkflowsService(workflows, runs, targets, clock, new InMemoryUnitOfWork(), new AutomationsSettings([], 'https://hooks.example.com'));
   });
 
   it('creates a draft and shows it as given', async () => {
@@ -95,27 +97,48 @@ describe(WorkflowsService.name, () => {
     await expect(sut.create(ACCOUNT, { ...valid(), steps: [{ type: 'delay', seconds: 1 }, { type: 'delay', seconds: 2_592_000 }] })).resolves.toBeDefined();
   });
 
+  const tokenOf = (url: string) => url.slice('https://hooks.example.com/hooks/'.length);
+
   it('moves draft -> active -> inactive -> active, the token hash following the state', async () => {
     const created = await sut.create(ACCOUNT, valid());
     await expect(sut.deactivate(ACCOUNT, created.id)).rejects.toMatchObject({ code: 'invalid_parameter' });
-    expect((await sut.activate(ACCOUNT, created.id, 'hash-1')).state).toBe('active');
-    expect(workflows.rows.get(created.id)!.triggerTokenHash).toBe('hash-1');
+    const first = await sut.activate(ACCOUNT, created.id);
+    expect(first.state).toBe('active');
+    const hash1 = hashTriggerToken(tokenOf(first.triggerUrl));
+    expect(workflows.rows.get(created.id)!.triggerTokenHash).toBe(hash1);
     expect((await sut.deactivate(ACCOUNT, created.id)).state).toBe('inactive');
     expect(workflows.rows.get(created.id)!.triggerTokenHash).toBeNull();
     expect((await sut.deactivate(ACCOUNT, created.id)).state).toBe('inactive');
-    expect((await sut.activate(ACCOUNT, created.id, 'hash-2')).state).toBe('active');
-    const [first, second] = await workflows.findActiveByTriggerTokenHashes(['hash-1', 'hash-2']);
-    expect(first).toBeNull();
-    expect(second?.id).toBe(created.id);
+    const second = await sut.activate(ACCOUNT, created.id);
+    expect(second.state).toBe('active');
+    const [voided, current] = await workflows.findActiveByTriggerTokenHashes([hash1, hashTriggerToken(tokenOf(second.triggerUrl))]);
+    expect(voided).toBeNull();
+    expect(current?.id).toBe(created.id);
+  });
+
+  it('issues a secret URL at activation and stores only its hash', async () => {
+    const { id } = await sut.create(ACCOUNT, valid());
+    const activated = await sut.activate(ACCOUNT, id);
+    expect(activated).toMatchObject({ id, state: 'active', triggerUrl: expect.stringMatching(/^https:\/\/hooks\.example\.com\/hooks\/[A-Za-z0-9_-]{43}$/) });
+    const token = tokenOf(activated.triggerUrl);
+    const stored = workflows.rows.get(id)!;
+    expect(stored.triggerTokenHash).toBe(hashTriggerToken(token));
+    expect(JSON.stringify(stored)).not.toContain(token);
+  });
+
+  it('issues a new URL at every activation', async () => {
+    const { id } = await sut.create(ACCOUNT, valid());
+    const first = (await sut.activate(ACCOUNT, id)).triggerUrl;
+    expect((await sut.activate(ACCOUNT, id)).triggerUrl).not.toBe(first);
   });
 
   it('keeps state and trigger token across an update', async () => {
     const created = await sut.create(ACCOUNT, valid());
-    await sut.activate(ACCOUNT, created.id, 'hash-1');
+    const hash = hashTriggerToken(tokenOf((await sut.activate(ACCOUNT, created.id)).triggerUrl));
     clock.advance(5000);
     const updated = await sut.update(ACCOUNT, created.id, { ...valid(), name: 'Renamed', steps: [{ type: 'delay', seconds: 5 }] });
     expect(updated).toMatchObject({ name: 'Renamed', state: 'active', steps: [{ type: 'delay', seconds: 5 }], updatedAt: '2025-11-22T02:00:05.000Z' });
-    expect(workflows.rows.get(created.id)!.triggerTokenHash).toBe('hash-1');
+    expect(workflows.rows.get(created.id)!.triggerTokenHash).toBe(hash);
   });
 
   it("answers not_found for another account's workflow on every route", async () => {
@@ -124,7 +147,7 @@ describe(WorkflowsService.name, () => {
       () => sut.get(OTHER, created.id),
       () => sut.update(OTHER, created.id, valid()),
       () => sut.delete(OTHER, created.id),
-      () => sut.activate(OTHER, created.id, 'h'),
+      () => sut.activate(OTHER, created.id),
       () => sut.deactivate(OTHER, created.id),
       () => sut.listRuns(OTHER, created.id),
     ]) {

@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Clock, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, UnitOfWork } from '../../kernel/src';
 import { WebhookTargetRepository } from '../../webhook-targets/src';
 import { RunRepository, WorkflowRepository } from './automations.repository';
+import { AutomationsSettings } from './automations.settings';
 import { toRunView, RunView } from './run';
 import { targetIdsOf, toWorkflowView, Workflow, WorkflowStep, WorkflowView } from './workflow';
+import { generateTriggerToken, hashTriggerToken } from './trigger-token';
 import { parseWorkflowDefinition } from './workflow-definition';
 
 /** The create/PUT body as received: validated whole by parseWorkflowDefinition. */
@@ -11,12 +13,20 @@ export type WorkflowInput = unknown;
 
 export const RUNS_PAGE = { default: 20, max: 100 } as const;
 
-/**
- * Workflows of an account: CRUD, the state machine (draft -> active <-> inactive) and their runs.
- * The trigger URL itself is issued by libs/incoming-trigger, which hands the token's hash here.
- */
 /** CONTRACT §9.6: the 101st workflow of an account is refused. */
 export const MAX_WORKFLOWS_PER_ACCOUNT = 100;
+
+export interface ActivatedWorkflowView extends WorkflowView {
+  /** `${PUBLIC_BASE_URL}/hooks/<token>`: shown in the activation response alone. */
+  triggerUrl: string;
+}
+
+/**
+ * Workflows of an account: CRUD, the state machine (draft -> active <-> inactive), the secret
+ * trigger URL issued at each activation, and their runs. Only the URL token's SHA-256 is stored;
+ * each activation issues a new token and voids the previous one; deactivation voids it too.
+ * libs/incoming-trigger receives the calls of those URLs.
+ */
 
 @Injectable()
 export class WorkflowsService {
@@ -26,6 +36,7 @@ export class WorkflowsService {
     private readonly targets: WebhookTargetRepository,
     private readonly clock: Clock,
     private readonly uow: UnitOfWork,
+    private readonly settings: AutomationsSettings,
   ) {}
 
   async create(accountId: number, input: WorkflowInput): Promise<WorkflowView> {
@@ -70,14 +81,16 @@ export class WorkflowsService {
     });
   }
 
-  /** Makes the workflow active with a new trigger token (its hash); any previous token is void. */
-  async activate(accountId: number, id: string, triggerTokenHash: string): Promise<WorkflowView> {
-    return this.uow.run(async () => {
+  /** Makes the workflow active with a new secret trigger URL, shown in this answer alone; any previous URL is void. */
+  async activate(accountId: number, id: string): Promise<ActivatedWorkflowView> {
+    const token = generateTriggerToken();
+    const view = await this.uow.run(async () => {
       const workflow = await this.find(accountId, id);
-      const active: Workflow = { ...workflow, state: 'active', triggerTokenHash, updatedAt: this.clock.now() };
+      const active: Workflow = { ...workflow, state: 'active', triggerTokenHash: hashTriggerToken(token), updatedAt: this.clock.now() };
       await this.workflows.update(active);
       return toWorkflowView(active);
     });
+    return { ...view, triggerUrl: `${this.settings.publicBaseUrl}/hooks/${token}` };
   }
 
   /** active -> inactive, voiding the trigger URL; an inactive workflow stays as it is; a draft was never active. */

@@ -1,22 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { Workflow, WorkflowRepository, WorkflowsService, WorkflowView, RunsService } from '../../automations/src';
+import { hashTriggerToken, RunsService, Workflow, WorkflowRepository } from '../../automations/src';
 import { Batcher, Clock, DomainError, exceedsDepth, notFound, tooDeepMessage } from '../../kernel/src';
 import { IncomingTriggerSettings } from './incoming-trigger.settings';
 import { TokenBucketLimiter } from './token-bucket-limiter';
-import { generateTriggerToken, hashTriggerToken } from './trigger-token';
 
 /** Token lookups answered by one statement at most. */
 const MAX_LOOKUPS_PER_STATEMENT = 128;
 
-export interface ActivatedWorkflowView extends WorkflowView {
-  /** `${PUBLIC_BASE_URL}/hooks/<token>`: shown in the activation response alone. */
-  triggerUrl: string;
-}
-
 /**
- * The incoming-webhook trigger (kind C): secret URLs issued at activation, and the intake that
- * turns a call into a run. Only the token's SHA-256 is stored; each activation issues a new
- * token and voids the previous one; deactivation voids it too.
+ * The incoming-webhook trigger (kind C): the intake that turns a call of a workflow's secret URL
+ * (issued at activation by WorkflowsService, libs/automations) into a run.
  */
 @Injectable()
 export class IncomingTriggerService {
@@ -25,24 +18,13 @@ export class IncomingTriggerService {
   private readonly lookups: Batcher<string, Workflow | null>;
 
   constructor(
-    private readonly workflows: WorkflowsService,
-    private readonly workflowRepository: WorkflowRepository,
+    private readonly workflows: WorkflowRepository,
     private readonly runs: RunsService,
     private readonly clock: Clock,
-    private readonly settings: IncomingTriggerSettings,
+    settings: IncomingTriggerSettings,
   ) {
     this.limiter = new TokenBucketLimiter(settings.rateLimit);
-    this.lookups = new Batcher((hashes) => this.workflowRepository.findActiveByTriggerTokenHashes(hashes), { maxSize: MAX_LOOKUPS_PER_STATEMENT, maxConcurrent: 4 });
-  }
-
-  async activate(accountId: number, workflowId: string): Promise<ActivatedWorkflowView> {
-    const token = generateTriggerToken();
-    const workflow = await this.workflows.activate(accountId, workflowId, hashTriggerToken(token));
-    return { ...workflow, triggerUrl: `${this.settings.publicBaseUrl}/hooks/${token}` };
-  }
-
-  deactivate(accountId: number, workflowId: string): Promise<WorkflowView> {
-    return this.workflows.deactivate(accountId, workflowId);
+    this.lookups = new Batcher((hashes) => this.workflows.findActiveByTriggerTokenHashes(hashes), { maxSize: MAX_LOOKUPS_PER_STATEMENT, maxConcurrent: 4 });
   }
 
   /**

@@ -5,11 +5,7 @@ export const DEFAULT_TRIGGER_RATE_LIMIT: RateLimit = { burst: 60, perSecond: 10 
 
 /** What the incoming-trigger lib reads from the configuration (provided from APP_CONFIG). */
 export class IncomingTriggerSettings {
-  constructor(
-    /** PUBLIC_BASE_URL without a trailing slash: trigger URLs are `${publicBaseUrl}/hooks/<token>`. */
-    readonly publicBaseUrl: string,
-    readonly rateLimit: RateLimit = DEFAULT_TRIGGER_RATE_LIMIT,
-  ) {}
+  constructor(readonly rateLimit: RateLimit = DEFAULT_TRIGGER_RATE_LIMIT) {}
 }
 
 /** Largest trigger body, in bytes (CONTRACT §6: 256 KB). */

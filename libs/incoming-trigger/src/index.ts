@@ -1,4 +1,3 @@
-export * from './trigger-token';
 export * from './token-bucket-limiter';
 export * from './incoming-trigger.settings';
 export * from './incoming-trigger.service';

@@ -19,3 +19,5 @@ export * from './group-commit';
 export * from './call-outcome';
 export * from './json-depth';
 export * from './id-page';
+export * from './signed-post';
+export * from './work-seq';

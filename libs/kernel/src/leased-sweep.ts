@@ -1,5 +1,8 @@
 import { Clock } from './clock';
 import { JobLease, newLeaseHolder } from './job-lease';
+import { UnitOfWork } from './unit-of-work';
+import { WorkItem, WorkQueue } from './work-queue';
+import { WorkRef } from './work-seq';
 
 /** DELIVERY_SWEEP_INTERVAL and DELIVERY_SWEEP_AFTER, shared by every sweeper. */
 export class SweepSettings {
@@ -24,7 +27,7 @@ const MAX_BATCHES_PER_RUN = 20;
  * that never happened); a sweep re-queues it, at most MAX_BATCHES_PER_RUN batches at a time, under
  * a JobLease. Every process schedules it (Nest calls the two lifecycle hooks); one at a time sweeps.
  */
-export abstract class LeasedSweep {
+export abstract class LeasedSweep<Rescheduled extends WorkRef> {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
 
@@ -37,13 +40,19 @@ export abstract class LeasedSweep {
     private readonly logger: SweepLogger,
     /** The log line when something was re-queued. */
     private readonly requeuedMessage: string,
+    private readonly uow: UnitOfWork,
+    private readonly queue: WorkQueue,
   ) {}
 
   /**
-   * One transaction: reschedules up to `limit` items due before `staleBefore` (seq bumped, so any
-   * item of theirs still alive becomes outdated) and enqueues a fresh item for each; returns how many.
+   * The repository's conditional write: up to `limit` records due before `staleBefore`, waiting and
+   * unclaimed, rescheduled for `now` with seq bumped (so any item of theirs still alive becomes
+   * outdated); returns them at their new seq.
    */
-  protected abstract requeueStale(staleBefore: Date, now: Date, limit: number): Promise<number>;
+  protected abstract rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<Rescheduled[]>;
+
+  /** The fresh queue item of a rescheduled record. */
+  protected abstract freshItem(record: Rescheduled): WorkItem;
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.sweep(), this.settings.intervalMs);
@@ -65,6 +74,15 @@ export abstract class LeasedSweep {
       })
       .finally(() => (this.running = null));
     return this.running;
+  }
+
+  /** One transaction: the records rescheduled and a fresh item enqueued for each; returns how many. */
+  private requeueStale(staleBefore: Date, now: Date, limit: number): Promise<number> {
+    return this.uow.run(async () => {
+      const rescheduled = await this.rescheduleStale(staleBefore, now, limit);
+      if (rescheduled.length > 0) await this.queue.enqueue(rescheduled.map((record) => this.freshItem(record)));
+      return rescheduled.length;
+    });
   }
 
   private async sweepOnce(): Promise<number> {

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, OutboundHttp, OutboundResult, SecretBox } from '../../kernel/src';
-import { AUTOMATION_SIGNATURE_HEADER, signServiceSignature } from '../../signing/src';
+import { Clock, OutboundHttp, SecretBox, sendSignedPost, SignedPostResult } from '../../kernel/src';
 import { WebhookTarget } from './webhook-target';
 import { WebhookTargetsSettings } from './webhook-targets.settings';
 
 /**
- * One call of a `send_webhook` step: POST of the rendered body to the target URL with its custom
- * headers, `Content-Type: application/json`, and, when the target has a key,
- * `X-Service-Automation-Signature: t=<unix>,v1=<hex HMAC-SHA256(key, t + "." + body)>`.
+ * One call of a `send_webhook` step: the target's signed POST (`sendSignedPost`, libs/kernel) of the
+ * rendered body to its URL with its custom headers, keyed with the target's key when it has one.
  * Never throws for network outcomes (OutboundHttp classifies them).
  */
 @Injectable()
@@ -19,12 +17,14 @@ export class WebhookTargetCaller {
     private readonly settings: WebhookTargetsSettings,
   ) {}
 
-  call(target: WebhookTarget, body: string): Promise<OutboundResult> {
-    const headers: Record<string, string> = { ...target.headers, 'Content-Type': 'application/json' };
-    if (target.signingKeySealed !== null) {
-      const key = this.secrets.open(target.signingKeySealed);
-      headers[AUTOMATION_SIGNATURE_HEADER] = signServiceSignature([key], body, Math.floor(this.clock.nowMs() / 1000));
-    }
-    return this.http.post({ url: target.url, headers, body, timeoutMs: this.settings.timeoutMs });
+  call(target: WebhookTarget, body: string): Promise<SignedPostResult> {
+    const signingKey = target.signingKeySealed === null ? null : this.secrets.open(target.signingKeySealed);
+    return sendSignedPost(this.http, {
+      url: target.url,
+      body,
+      timeoutMs: this.settings.timeoutMs,
+      at: this.clock.now(),
+      format: { kind: 'target_call', signingKey, customHeaders: target.headers },
+    });
   }
 }

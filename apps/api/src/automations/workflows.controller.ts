@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
 import { WorkflowInput, WorkflowsService } from '../../../../libs/automations/src';
-import { IncomingTriggerService } from '../../../../libs/incoming-trigger/src';
 import { CurrentAccount } from '../http/guards';
 import { ApiKeyAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
@@ -19,7 +18,6 @@ import { ActivatedWorkflowView, ListPageQuery, RunListView, RunsQuery, WorkflowB
 export class WorkflowsController {
   constructor(
     private readonly workflows: WorkflowsService,
-    private readonly triggers: IncomingTriggerService,
   ) {}
 
   @Post()
@@ -72,7 +70,7 @@ export class WorkflowsController {
   @ApiOkResponse({ type: ActivatedWorkflowView })
   @ApiErrors('not_found')
   activate(@CurrentAccount() account: Account, @Param('id') id: string): Promise<ActivatedWorkflowView> {
-    return this.triggers.activate(account.id, id);
+    return this.workflows.activate(account.id, id);
   }
 
   @Post(':id/deactivate')
@@ -81,7 +79,7 @@ export class WorkflowsController {
   @ApiOkResponse({ type: WorkflowView })
   @ApiErrors(['invalid_parameter', 'the workflow is a draft'], 'not_found')
   deactivate(@CurrentAccount() account: Account, @Param('id') id: string): Promise<WorkflowView> {
-    return this.triggers.deactivate(account.id, id);
+    return this.workflows.deactivate(account.id, id);
   }
 
   @Get(':id/runs')

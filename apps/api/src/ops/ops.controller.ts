@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { WorkQueue } from '../../../../libs/kernel/src';
 import { MetricsAuth, NoCredential } from '../http/route-auth';
 import { Metrics } from '../../../../libs/adapters/metrics/metrics';
-import { TypeormDatabase } from '../../../../libs/adapters/typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../../../libs/adapters/sql/src/typeorm-database';
 
 const PROBE_TIMEOUT_MS = 2000;
 

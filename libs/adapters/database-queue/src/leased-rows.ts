@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { QueueBacklog } from '../../../kernel/src';
-import { TypeormDatabase } from '../../typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../sql/src/typeorm-database';
 
 /**
  * The lease-claim SQL shared by the database queue (`work_items`) and the NATS outbox relay

@@ -3,7 +3,7 @@ import { Batcher, Clock, ConsumeOptions, newId, QueueBacklog, ReceivedWork, Work
 import { LeasedRowWorker } from '../../database-queue/src/leased-row-worker';
 import { ClaimedRow, LeasedRows, NewLeasedRow } from '../../database-queue/src/leased-rows';
 import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../../database-queue/src/work-items';
-import { TypeormDatabase } from '../../typeorm/src/typeorm-database';
+import { TypeormDatabase } from '../../sql/src/typeorm-database';
 import { JetStreamTopicConsumer } from './jetstream-topic-consumer';
 import { isStreamMissing, JetStreamTopology } from './jetstream-topology';
 import { NatsConnect, NatsLink } from './nats-link';

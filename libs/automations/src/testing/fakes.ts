@@ -1,3 +1,4 @@
+import { rescheduledWork, seqUnchanged } from '../../../kernel/src';
 import { TargetUsage } from '../../../webhook-targets/src';
 import { copy } from '../../../webhook-targets/src/testing/fakes';
 import { RunRepository, ScheduledRun, WorkflowRepository } from '../automations.repository';
@@ -64,7 +65,7 @@ export class InMemoryRunRepository extends RunRepository {
   }
   async saveProgress(run: Run, expectedSeq: number) {
     const row = this.rows.get(run.id);
-    if (!row || row.seq !== expectedSeq) return false;
+    if (!row || !seqUnchanged(row.seq, expectedSeq)) return false;
     this.rows.set(run.id, copy(run));
     return true;
   }
@@ -73,9 +74,9 @@ export class InMemoryRunRepository extends RunRepository {
       .filter((r) => r.status === 'running' && r.nextAt !== null && r.nextAt < staleBefore)
       .sort((a, b) => a.nextAt!.getTime() - b.nextAt!.getTime())
       .slice(0, limit);
-    return rows.map((r) => {
-      Object.assign(r, { nextAt: new Date(now.getTime()), seq: r.seq + 1 });
-      return { id: r.id, seq: r.seq, nextAt: new Date(now.getTime()) };
+    return rescheduledWork(rows, now).map(({ id, seq, at }) => {
+      Object.assign(this.rows.get(id)!, { nextAt: new Date(at.getTime()), seq });
+      return { id, seq, nextAt: new Date(at.getTime()) };
     });
   }
   async listByWorkflow(accountId: number, workflowId: string, limit: number) {

@@ -1,27 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, JobLease, LeasedSweep, SweepSettings, UnitOfWork, WorkQueue } from '../../../kernel/src';
-import { DeliveryRepository } from './delivery.repository';
+import { Clock, JobLease, LeasedSweep, SweepSettings, UnitOfWork, WorkItem, WorkQueue } from '../../../kernel/src';
+import { DeliveryRepository, ScheduledDelivery } from './delivery.repository';
 import { deliveryWorkItem } from './delivery-work';
 
 /** Waiting deliveries due, unclaimed and untouched for `staleAfterMs` have lost their queue item: rescheduled with a fresh one. */
 @Injectable()
-export class DeliverySweeper extends LeasedSweep {
-  constructor(
-    private readonly deliveries: DeliveryRepository,
-    private readonly queue: WorkQueue,
-    private readonly uow: UnitOfWork,
-    lease: JobLease,
-    clock: Clock,
-    settings: SweepSettings,
-  ) {
-    super('delivery-sweeper', lease, clock, settings, new Logger('DeliverySweeper'), 'waiting deliveries had lost their queue items: re-queued');
+export class DeliverySweeper extends LeasedSweep<ScheduledDelivery> {
+  constructor(private readonly deliveries: DeliveryRepository, queue: WorkQueue, uow: UnitOfWork, lease: JobLease, clock: Clock, settings: SweepSettings) {
+    super('delivery-sweeper', lease, clock, settings, new Logger('DeliverySweeper'), 'waiting deliveries had lost their queue items: re-queued', uow, queue);
   }
 
-  protected requeueStale(staleBefore: Date, now: Date, limit: number): Promise<number> {
-    return this.uow.run(async () => {
-      const rows = await this.deliveries.rescheduleStale(staleBefore, now, limit);
-      if (rows.length > 0) await this.queue.enqueue(rows.map((r) => deliveryWorkItem(r.id, r.seq, r.nextAttemptAt)));
-      return rows.length;
-    });
+  protected rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]> {
+    return this.deliveries.rescheduleStale(staleBefore, now, limit);
+  }
+
+  protected freshItem(delivery: ScheduledDelivery): WorkItem {
+    return deliveryWorkItem(delivery.id, delivery.seq, delivery.nextAttemptAt);
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Batcher, callOutcome, Clock, isSuccess, OutboundHttp, ReceivedWork, WorkHandler, WorkOutcome } from '../../../kernel/src';
-import { SERVICE_SIGNATURE_HEADER, sign, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../../signing/src';
+import { Batcher, callOutcome, Clock, isCurrentWork, OutboundHttp, ReceivedWork, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
 import { Attempt, isWaiting } from './delivery';
@@ -96,7 +95,7 @@ export class DeliveryHandler extends WorkHandler {
     const job = await this.reads.submit(payload.deliveryId);
     if (!job) return { kind: 'drop', reason: `delivery ${payload.deliveryId} does not exist` };
     const { delivery } = job;
-    if (!isWaiting(delivery.status) || delivery.seq !== payload.seq) return { kind: 'done' };
+    if (!isCurrentWork(delivery, isWaiting(delivery.status), payload.seq)) return { kind: 'done' };
     const now = this.clock.now();
     if (delivery.nextAttemptAt && delivery.nextAttemptAt > now) return { kind: 'retry', at: delivery.nextAttemptAt };
 
@@ -123,29 +122,23 @@ export class DeliveryHandler extends WorkHandler {
 
   private async attempt({ delivery, body }: DispatchJob, cached: CachedWebhook, claimToken: string): Promise<void> {
     const startedAt = this.clock.now();
-    const timestamp = Math.floor(startedAt.getTime() / 1000);
-    const signed = sign({ secrets: signingSecrets(cached, startedAt), body, timestamp, id: delivery.eventId });
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      [SERVICE_SIGNATURE_HEADER.toLowerCase()]: signed.signature,
-      'x-service-event-id': delivery.eventId,
-      'x-service-event-type': delivery.eventType,
-      [WEBHOOK_ID_HEADER.toLowerCase()]: signed.webhookId,
-      [WEBHOOK_TIMESTAMP_HEADER.toLowerCase()]: signed.webhookTimestamp,
-      [WEBHOOK_SIGNATURE_HEADER.toLowerCase()]: signed.webhookSignature,
-    };
-    if (delivery.test) headers['x-service-test'] = 'true';
-    const result = await this.http.post({ url: cached.webhook.url, body, timeoutMs: this.settings.timeoutMs, headers });
+    const result = await sendSignedPost(this.http, {
+      url: cached.webhook.url,
+      body,
+      timeoutMs: this.settings.timeoutMs,
+      at: startedAt,
+      format: { kind: 'event_delivery', secrets: signingSecrets(cached, startedAt), eventId: delivery.eventId, eventType: delivery.eventType, test: delivery.test },
+    });
     const origin = originOf(cached.webhook.url);
     if (result.retryAfterMs !== undefined) this.lanes.pause(origin, this.clock.nowMs() + Math.min(result.retryAfterMs, MAX_PACING_MS));
-    const success = isSuccess(result.status);
+    const { success } = result;
     const attempt: Attempt = {
       at: startedAt,
       durationMs: result.durationMs,
       httpStatus: result.status,
       error: result.error,
       responseBody: result.body,
-      requestHeaders: { ...headers, 'user-agent': this.http.userAgent },
+      requestHeaders: result.requestHeaders,
     };
     const recorded = await this.recordPatiently({ delivery, claimToken, attempt, success });
     this.report(delivery, attempt, success, recorded ? recorded.outcome.status : null);
@@ -191,7 +184,7 @@ export class DeliveryHandler extends WorkHandler {
   private async afterLostClaim(id: string, seq: number): Promise<WorkOutcome> {
     const current = (await this.reads.submit(id))?.delivery;
     const now = this.clock.nowMs();
-    if (current && isWaiting(current.status) && current.seq === seq && current.claimedUntil && current.claimedUntil.getTime() > now) {
+    if (current && isCurrentWork(current, isWaiting(current.status), seq) && current.claimedUntil && current.claimedUntil.getTime() > now) {
       return { kind: 'retry', at: new Date(current.claimedUntil.getTime() + BUSY_RECHECK_MARGIN_MS) };
     }
     return { kind: 'done' };

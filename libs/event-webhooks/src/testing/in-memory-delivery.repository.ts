@@ -10,6 +10,7 @@ import {
   ScheduledDelivery,
   WaitingSummary,
 } from '../deliveries/delivery.repository';
+import { isCurrentWork, nextSeq, rescheduledWork, seqUnchanged } from '../../../kernel/src';
 import { InMemoryEventRepository } from './in-memory-event.repository';
 
 interface Row extends Delivery {
@@ -61,7 +62,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     const won = new Map<string, number>();
     for (const { id, seq } of claims) {
       const row = this.rows.get(id);
-      if (!row || row.seq !== seq || !isWaiting(row.status) || (row.nextAttemptAt && row.nextAttemptAt > now) || this.claimed(row, now)) continue;
+      if (!row || !isCurrentWork(row, isWaiting(row.status), seq) || (row.nextAttemptAt && row.nextAttemptAt > now) || this.claimed(row, now)) continue;
       Object.assign(row, { claimedUntil: leaseUntil, claimToken: token });
       won.set(id, this.webhookVersion(row.webhookId) ?? 0);
     }
@@ -72,7 +73,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       claims
         .filter((c) => {
           const row = this.rows.get(c.id);
-          return row !== undefined && row.claimToken === c.token && row.seq === c.seq;
+          return row !== undefined && row.claimToken === c.token && seqUnchanged(row.seq, c.seq);
         })
         .map((c) => c.id),
     );
@@ -83,7 +84,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       Object.assign(row, outcome, {
         attempts: [...row.attempts, structuredClone(attempt)],
         attemptCount: row.attemptCount + 1,
-        seq: row.seq + 1,
+        seq: nextSeq(row.seq),
         claimedUntil: null,
         claimToken: null,
       });
@@ -91,7 +92,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
   }
   async settle(id: string, seq: number, status: 'skipped' | 'cancelled', now: Date) {
     const row = this.rows.get(id);
-    if (!row || row.seq !== seq || !isWaiting(row.status) || this.claimed(row, now)) return false;
+    if (!row || !isCurrentWork(row, isWaiting(row.status), seq) || this.claimed(row, now)) return false;
     Object.assign(row, { status, nextAttemptAt: null });
     return true;
   }
@@ -99,15 +100,15 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     const rows = [...this.rows.values()]
       .filter((r) => isWaiting(r.status) && r.nextAttemptAt !== null && r.nextAttemptAt < staleBefore && !this.claimed(r, now))
       .slice(0, limit);
-    return rows.map((r) => {
-      Object.assign(r, { nextAttemptAt: now, seq: r.seq + 1 });
-      return { id: r.id, seq: r.seq, nextAttemptAt: now };
+    return rescheduledWork(rows, now).map(({ id, seq, at }) => {
+      Object.assign(this.rows.get(id)!, { nextAttemptAt: at, seq });
+      return { id, seq, nextAttemptAt: at };
     });
   }
   async abandon(id: string) {
     const row = this.rows.get(id);
     if (!row || !isWaiting(row.status)) return false;
-    Object.assign(row, { status: T.abandonedTo, nextAttemptAt: null, claimedUntil: null, claimToken: null, seq: row.seq + 1 });
+    Object.assign(row, { status: T.abandonedTo, nextAttemptAt: null, claimedUntil: null, claimToken: null, seq: nextSeq(row.seq) });
     return true;
   }
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled') {
@@ -119,7 +120,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     const row = this.rows.get(id);
     if (!row || row.status === T.retryNowNever || this.claimed(row, now)) return null;
     if (!isWaiting(row.status)) Object.assign(row, { status: T.retryNowFinalTo, retryStep: retryStepIfFinal });
-    Object.assign(row, { nextAttemptAt: now, seq: row.seq + 1 });
+    Object.assign(row, { nextAttemptAt: now, seq: nextSeq(row.seq) });
     return { id, seq: row.seq, nextAttemptAt: now };
   }
   async recover(webhookId: string, since: Date, afterId: string, now: Date, limit: number) {
@@ -128,7 +129,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .slice(0, limit);
     return rows.map((r) => {
-      Object.assign(r, { status: T.recoveredTo, nextAttemptAt: now, retryStep: 0, seq: r.seq + 1 });
+      Object.assign(r, { status: T.recoveredTo, nextAttemptAt: now, retryStep: 0, seq: nextSeq(r.seq) });
       return { id: r.id, seq: r.seq, nextAttemptAt: now };
     });
   }

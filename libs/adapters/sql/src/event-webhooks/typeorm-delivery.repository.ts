@@ -10,6 +10,7 @@ import {
   ScheduledDelivery,
   WaitingSummary,
 } from '../../../../event-webhooks/src/deliveries/delivery.repository';
+import { rescheduleStaleRows } from '../reschedule-stale';
 import { TypeormDatabase } from '../typeorm-database';
 import { ATTEMPT_COLUMNS, AttemptRow, COLUMN_NAMES, COLUMNS, DeliveryRow, INSERT_COLUMNS, toAttempt, toDispatchDelivery } from './delivery-rows';
 import { insertRows, placeholders } from './multi-row-insert';
@@ -176,18 +177,19 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
   }
 
   async rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]> {
-    const mysql = this.db.dialect === 'mysql';
-    // A write first takes SQLite's write lock for the transaction (see recover); MySQL locks the rows read.
-    if (!mysql) await this.db.exec("UPDATE deliveries SET seq = seq WHERE id = ''");
-    const rows = await this.db.query<Pick<DeliveryRow, 'id' | 'seq'>>(
-      `SELECT id, seq FROM deliveries WHERE status IN (${WAITING}) AND next_attempt_at < ? AND ${UNCLAIMED}
-       ORDER BY status, next_attempt_at LIMIT ${Math.trunc(limit)}${mysql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      [staleBefore.getTime(), now.getTime()],
+    const rows = await rescheduleStaleRows(
+      this.db,
+      {
+        table: 'deliveries',
+        where: `status IN (${WAITING}) AND next_attempt_at < ? AND ${UNCLAIMED}`,
+        params: [staleBefore.getTime(), now.getTime()],
+        orderBy: 'status, next_attempt_at',
+        dueColumn: 'next_attempt_at',
+      },
+      now,
+      limit,
     );
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    await this.db.exec(`UPDATE deliveries SET next_attempt_at = ?, seq = seq + 1 WHERE id IN (${placeholders(ids)})`, [now.getTime(), ...ids]);
-    return rows.map((r) => ({ id: r.id, seq: Number(r.seq) + 1, nextAttemptAt: now }));
+    return rows.map(({ id, seq, at }) => ({ id, seq, nextAttemptAt: at }));
   }
 
   async abandon(id: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { Run, RunRepository, RunStatus, RunStepState, ScheduledRun, WorkflowStep } from '../../../../automations/src';
+import { rescheduleStaleRows } from '../reschedule-stale';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface RunRow {
@@ -106,19 +107,13 @@ export class TypeormRunRepository extends RunRepository {
 
   /** One range scan of ix_automation_runs_due (status, next_at). */
   async rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledRun[]> {
-    const mysql = this.db.dialect === 'mysql';
-    // A write first takes SQLite's write lock for the transaction; MySQL locks the rows read (skipping
-    // those a step worker is saving right now).
-    if (!mysql) await this.db.exec("UPDATE automation_runs SET seq = seq WHERE id = ''");
-    const rows = await this.db.query<Pick<RunRow, 'id' | 'seq'>>(
-      `SELECT id, seq FROM automation_runs WHERE status = 'running' AND next_at < ?
-       ORDER BY status, next_at LIMIT ${Math.max(1, Math.floor(limit))}${mysql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
-      [staleBefore.getTime()],
+    const rows = await rescheduleStaleRows(
+      this.db,
+      { table: 'automation_runs', where: "status = 'running' AND next_at < ?", params: [staleBefore.getTime()], orderBy: 'status, next_at', dueColumn: 'next_at' },
+      now,
+      limit,
     );
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    await this.db.exec(`UPDATE automation_runs SET next_at = ?, seq = seq + 1 WHERE id IN (${ids.map(() => '?').join(', ')})`, [now.getTime(), ...ids]);
-    return rows.map((r) => ({ id: r.id, seq: Number(r.seq) + 1, nextAt: now }));
+    return rows.map(({ id, seq, at }) => ({ id, seq, nextAt: at }));
   }
 
   async listByWorkflow(accountId: number, workflowId: string, limit: number): Promise<Run[]> {
