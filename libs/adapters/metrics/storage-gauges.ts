@@ -7,7 +7,6 @@ import type { Metrics } from './metrics';
 /** A scrape waits this long at most for the database; past it, the gauges keep their last values. */
 const SCRAPE_QUERY_TIMEOUT_MS = 2000;
 
-
 /** Where the gauges read from: the ports, never the tables behind them. */
 export interface GaugeSources {
   queue: WorkQueue;
@@ -36,32 +35,23 @@ export function registerStorageGauges(metrics: Metrics, clock: Clock, sources: G
     return pending;
   };
 
-  new Gauge({
-    name: 'work_queue_items',
-    help: 'Work items in the queue tables (waiting, delayed or leased), by table (work_items, outbox) and topic',
-    labelNames: ['table', 'topic'] as const,
-    registers,
-    async collect() {
-      const s = await snapshot();
-      if (!s) return;
-      this.reset();
-      for (const topic of sources.topics) this.set({ table: s.store, topic }, 0);
-      for (const row of s.queues) this.set({ table: s.store, topic: row.topic }, row.count);
-    },
-  });
-  new Gauge({
-    name: 'work_queue_oldest_due_age_seconds',
-    help: 'Age of the oldest item that is due and not held by a worker (0 when none), by table and topic',
-    labelNames: ['table', 'topic'] as const,
-    registers,
-    async collect() {
-      const s = await snapshot();
-      if (!s) return;
-      this.reset();
-      for (const topic of sources.topics) this.set({ table: s.store, topic }, 0);
-      for (const row of s.queues) this.set({ table: s.store, topic: row.topic }, row.oldestDueAgeSeconds);
-    },
-  });
+  // One series per (store, topic), the known topics at 0 while empty.
+  const queueGauge = (name: string, help: string, value: (row: Snapshot['queues'][number]) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['table', 'topic'] as const,
+      registers,
+      async collect() {
+        const s = await snapshot();
+        if (!s) return;
+        this.reset();
+        for (const topic of sources.topics) this.set({ table: s.store, topic }, 0);
+        for (const row of s.queues) this.set({ table: s.store, topic: row.topic }, value(row));
+      },
+    });
+  queueGauge('work_queue_items', 'Work items in the queue tables (waiting, delayed or leased), by table (work_items, outbox) and topic', (row) => row.count);
+  queueGauge('work_queue_oldest_due_age_seconds', 'Age of the oldest item that is due and not held by a worker (0 when none), by table and topic', (row) => row.oldestDueAgeSeconds);
   new Gauge({
     name: 'outbox_backlog_items',
     help: 'Items in the outbox not yet handed to NATS JetStream (delayed retries included)',
