@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
 import { AttemptReport, DeliveryObserver, DisableReport } from '../../event-webhooks/src/deliveries/delivery-observer';
 import { Metrics } from './metrics';
+import { OutboundCallSeries } from './outbound-call-series';
 
 /**
  * The dispatcher's observer: attempts by outcome and their duration, the latency from intake to
@@ -10,8 +11,7 @@ import { Metrics } from './metrics';
  */
 export class PrometheusDeliveryObserver extends DeliveryObserver {
   private readonly logger = new Logger('Deliveries');
-  private readonly attempts: Counter<'outcome' | 'reason'>;
-  private readonly duration: Histogram<'outcome'>;
+  private readonly attempts: OutboundCallSeries;
   private readonly firstAttemptLatency: Histogram;
   private readonly acceptedEvents: Counter<'type'>;
   private readonly disabledWebhooks: Counter<'reason'>;
@@ -19,18 +19,11 @@ export class PrometheusDeliveryObserver extends DeliveryObserver {
   constructor(metrics: Metrics) {
     super();
     const registers = [metrics.registry];
-    this.attempts = new Counter({
-      name: 'webhook_delivery_attempts_total',
-      help: 'Event delivery attempts made, by outcome (succeeded, failed) and reason (HTTP status class or transport error kind)',
-      labelNames: ['outcome', 'reason'] as const,
-      registers,
-    });
-    this.duration = new Histogram({
-      name: 'webhook_delivery_attempt_duration_seconds',
-      help: 'Duration of event delivery attempts (the HTTP call), by outcome',
-      labelNames: ['outcome'] as const,
-      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
+    this.attempts = new OutboundCallSeries(metrics.registry, {
+      count: 'webhook_delivery_attempts_total',
+      countHelp: 'Event delivery attempts made, by outcome (succeeded, failed) and reason (HTTP status class or transport error kind)',
+      duration: 'webhook_delivery_attempt_duration_seconds',
+      durationHelp: 'Duration of event delivery attempts (the HTTP call), by outcome',
     });
     this.firstAttemptLatency = new Histogram({
       name: 'webhook_event_to_first_attempt_seconds',
@@ -44,8 +37,7 @@ export class PrometheusDeliveryObserver extends DeliveryObserver {
 
   attempted(report: AttemptReport): void {
     const { outcome, durationMs, firstAttemptLatencyMs } = report;
-    this.attempts.inc({ outcome: outcome.result, reason: outcome.reason });
-    this.duration.observe({ outcome: outcome.result }, Math.max(0, durationMs) / 1000);
+    this.attempts.record(outcome, durationMs);
     if (firstAttemptLatencyMs !== null) this.firstAttemptLatency.observe(Math.max(0, firstAttemptLatencyMs) / 1000);
     const { accountId, webhookId, eventId, deliveryId, eventType, attemptNo, httpStatus, error, status } = report;
     const line = { accountId, webhookId, eventId, deliveryId, eventType, attemptNo, httpStatus, error, durationMs, status };
