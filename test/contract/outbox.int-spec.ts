@@ -7,6 +7,7 @@ import { openTestDatabase, requireService, TEST_MYSQL, TEST_NATS, TestDatabase }
 import { deleteTestStream, natsServerBinaryAvailable, startNatsServer, uniqueNatsPrefix } from '../support/nats';
 import { TestLogger } from '../support/test-logger';
 import { sleep, waitFor } from '../support/waiting';
+import { randomListenPort } from '../support/ports';
 
 const clock = new SystemClock();
 const CLOSED_PORT_URL = 'nats://127.0.0.1:4999';
@@ -71,7 +72,7 @@ if (ready && !ownServer) console.warn('nats-server is not on the PATH: skipping 
   it('re-hands everything enqueued during the outage within 5 s of NATS coming back', async () => {
     const database = await openTestDatabase('mysql');
     const storeDir = mkdtempSync(join(tmpdir(), 'wh-nats-'));
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = randomListenPort();
     let server = await startNatsServer(port, storeDir);
     const queue = await NatsWorkQueue.create(database.db, clock, { servers: server.url, prefix: 'outage', logger: new TestLogger() });
     try {
@@ -110,7 +111,7 @@ if (ready && !ownServer) console.warn('nats-server is not on the PATH: skipping 
   it('skip the outbox while NATS is up, and get a row (handed over when NATS is back) when it is not', async () => {
     const database = await openTestDatabase('mysql');
     const storeDir = mkdtempSync(join(tmpdir(), 'wh-nats-'));
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = randomListenPort();
     let server = await startNatsServer(port, storeDir);
     const queue = await NatsWorkQueue.create(database.db, clock, { servers: server.url, prefix: 'swept', logger: new TestLogger() });
     const inserts = countOutboxInserts(database);

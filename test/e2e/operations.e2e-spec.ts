@@ -6,6 +6,7 @@ import { RunningProcess, startProcess, waitForOutput } from '../support/processe
 import { deliveredData, profileSuite } from '../support/profile-suite';
 import { Receiver, startReceiver } from '../support/receiver';
 import { PROFILES } from '../support/test-app';
+import { randomListenPort } from '../support/ports';
 
 const delivered = deliveredData();
 
@@ -70,7 +71,7 @@ describe('operations: processes (sqlite)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const port = () => String(20000 + Math.floor(Math.random() * 20000));
+  const port = () => String(randomListenPort());
   const env = (extra: Record<string, string> = {}) => ({
     SQLITE_PATH: join(dir, 'service.db'),
     LOG_LEVEL: 'info',

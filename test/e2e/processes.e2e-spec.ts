@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, waitForOutput } from '../support/processes';
+import { randomListenPort } from '../support/ports';
 
 /** The built apps as an operator runs them: start-up, configuration errors, SIGTERM. */
 describe('processes', () => {
@@ -23,7 +24,7 @@ describe('processes', () => {
   });
 
   it('serves on embedded defaults, prints generated tokens once, and stops cleanly on SIGTERM', async () => {
-    const port = String(20000 + Math.floor(Math.random() * 20000));
+    const port = String(randomListenPort());
     const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), PORT: port });
     await waitForOutput(sut, /api listening/);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
@@ -40,7 +41,7 @@ describe('processes', () => {
   });
 
   it('runs the dispatcher alone and stops it cleanly on SIGTERM', async () => {
-    const healthPort = String(20000 + Math.floor(Math.random() * 20000));
+    const healthPort = String(randomListenPort());
     const sut = startProcess('apps/dispatcher/src/main.js', { ...baseEnv(), DISPATCHER_HEALTH_PORT: healthPort });
     await waitForOutput(sut, /dispatcher started/);
     expect((await fetch(`http://127.0.0.1:${healthPort}/health`)).status).toBe(200);

@@ -9,6 +9,7 @@ import { deleteTestStream, uniqueNatsPrefix } from '../support/nats';
 import { RunningProcess, startProcess, waitForOutput } from '../support/processes';
 import { Receiver, startReceiver } from '../support/receiver';
 import { PROFILES, Profile, profileAvailable } from '../support/test-app';
+import { randomListenPort } from '../support/ports';
 
 const ROOT = join(__dirname, '../..');
 const ADMIN = `admin-${randomBytes(8).toString('hex')}`;
@@ -64,7 +65,7 @@ describe.each(PROFILES)('SECRETS_KEY key ring (%s)', (profile: Profile) => {
     await dropStorage();
   });
 
-  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const port = String(randomListenPort());
   const base = `http://127.0.0.1:${port}`;
   const env = (secretsKey?: string) => ({
     ...storage,
