@@ -27,11 +27,15 @@ export class IdleHeapCompaction implements OnApplicationBootstrap, OnApplication
   private readonly logger = new Logger('IdleHeapCompaction');
   private readonly options: IdleHeapCompactionOptions;
   private timer?: NodeJS.Timeout;
-  private lastUtilization = performance.eventLoopUtilization();
-  private liveAfterLast = process.memoryUsage().heapUsed;
+  private liveAfterLast: number;
 
-  constructor(options: Partial<IdleHeapCompactionOptions> = {}, private readonly collect: (() => void) | null = fullCollection()) {
+  constructor(
+    options: Partial<IdleHeapCompactionOptions> = {},
+    private readonly collect: (() => void) | null = fullCollection(),
+    private readonly load: ProcessLoad = new NodeProcessLoad(),
+  ) {
     this.options = { ...DEFAULTS, ...options };
+    this.liveAfterLast = load.heapUsed();
   }
 
   onApplicationBootstrap(): void {
@@ -46,14 +50,33 @@ export class IdleHeapCompaction implements OnApplicationBootstrap, OnApplication
 
   /** One look: collects when idle and grown; returns whether it did. */
   check(): boolean {
-    const utilization = performance.eventLoopUtilization(this.lastUtilization).utilization;
-    this.lastUtilization = performance.eventLoopUtilization();
-    const used = process.memoryUsage().heapUsed;
+    const utilization = this.load.utilizationSinceLastLook();
+    const used = this.load.heapUsed();
     if (!this.collect || utilization >= this.options.idleBelow || used <= this.liveAfterLast * this.options.growth) return false;
     this.collect();
-    this.liveAfterLast = process.memoryUsage().heapUsed;
+    this.liveAfterLast = this.load.heapUsed();
     this.logger.debug({ msg: 'idle: full heap collection', heapBeforeMiB: Math.round(used / 1048576), heapAfterMiB: Math.round(this.liveAfterLast / 1048576) });
     return true;
+  }
+}
+
+/** What the decision reads: how busy the event loop was since the last look, and the heap in use. */
+export interface ProcessLoad {
+  utilizationSinceLastLook(): number;
+  heapUsed(): number;
+}
+
+class NodeProcessLoad implements ProcessLoad {
+  private last = performance.eventLoopUtilization();
+
+  utilizationSinceLastLook(): number {
+    const utilization = performance.eventLoopUtilization(this.last).utilization;
+    this.last = performance.eventLoopUtilization();
+    return utilization;
+  }
+
+  heapUsed(): number {
+    return process.memoryUsage().heapUsed;
   }
 }
 
