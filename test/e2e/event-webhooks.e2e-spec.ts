@@ -629,7 +629,9 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       storage.kind === 'sqlite'
         ? { STORAGE: 'sqlite', SQLITE_PATH: storage.sqlitePath, QUEUE: 'database' }
         : { STORAGE: 'mysql', DATABASE_URL: storage.databaseUrl!, QUEUE: 'nats', NATS_URL: queue.natsUrl, NATS_PREFIX: queue.natsPrefix };
-    const dispatchers = [1, 2].map(() => startProcess(entry, { ...ENV, ...shared, ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'debug' }));
+    // A small DISPATCHER_CONCURRENCY keeps either process from holding all 300 items at once (it may
+    // hold 16 times its concurrency, items parked behind the receiver's lane included), so both get a share.
+    const dispatchers = [1, 2].map(() => startProcess(entry, { ...ENV, ...shared, ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'debug', DISPATCHER_CONCURRENCY: '4' }));
     try {
       await Promise.all(dispatchers.map((d) => waitForOutput(d, /dispatcher started/)));
       const account = await api.createAccount();
