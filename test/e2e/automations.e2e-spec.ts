@@ -535,9 +535,12 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
       const activated = await first.http().post(`/v3/automations/workflows/${created.body.id}/activate`).set('api-key', apiKey).expect(200);
       const triggeredAt = Date.now();
       const { runId } = (await first.http().post(new URL(activated.body.triggerUrl).pathname).set('content-type', 'application/json').send('{}').expect(202)).body;
-      // The delay has started once the run waits for its second queue item (seq 1, due in 3 s).
+      // A leading delay starts with the run: the run was stored waiting for its first queue item
+      // (seq 0, due in 3 s), committed before the 202.
       const db = first.app.get(TypeormDatabase);
-      await eventually(async () => expect((await db.query<{ seq: number }>('SELECT seq FROM automation_runs WHERE id = ?', [runId]))[0]?.seq).toEqual(1));
+      const [stored] = await db.query<{ seq: number; next_at: number }>('SELECT seq, next_at FROM automation_runs WHERE id = ?', [runId]);
+      expect(Number(stored.seq)).toBe(0);
+      expect(Number(stored.next_at)).toBeGreaterThanOrEqual(triggeredAt + 3000);
       await first.close();
       firstOpen = false;
 
@@ -576,13 +579,12 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
       const { runId } = (await app.http().post(new URL(activated.body.triggerUrl).pathname).set('content-type', 'application/json').send('{}').expect(202)).body;
       const db = app.app.get(TypeormDatabase);
       const run = async () => (await db.query<{ seq: number; status: string; next_at: number | null }>('SELECT seq, status, next_at FROM automation_runs WHERE id = ?', [runId]))[0];
-      // The delay has started: the run waits for its item at seq 1, due in 2 s, a row of the queue's table
-      // (work_items; with NATS, delayed items wait in the outbox). The item is lost.
-      await eventually(async () => expect(await run()).toMatchObject({ seq: 1, status: 'running' }));
+      // A leading delay starts with the run: it waits for its item at seq 0, due in 2 s, a row of the
+      // queue's table (work_items; with NATS, delayed items wait in the outbox). The item is lost.
+      expect(await run()).toMatchObject({ seq: 0, status: 'running' });
       expect(Number((await run()).next_at)).toBeGreaterThan(Date.now());
       const table = profile === 'sqlite' ? 'work_items' : 'outbox';
-      // (The seq 0 item may still be there too, handled and waiting for its batched ack.)
-      const { affected } = await db.exec(`DELETE FROM ${table} WHERE payload = ?`, [JSON.stringify({ runId, seq: 1 })]);
+      const { affected } = await db.exec(`DELETE FROM ${table} WHERE payload = ?`, [JSON.stringify({ runId, seq: 0 })]);
       expect(affected).toBe(1);
 
       const targetPath = new URL(target.body.url).pathname;
@@ -596,9 +598,9 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
         const runs = await app.http().get(`/v3/automations/workflows/${created.body.id}/runs`).set('api-key', apiKey).expect(200);
         expect(runs.body.runs[0]).toMatchObject({ id: runId, status: 'succeeded', steps: [{ type: 'delay', status: 'succeeded' }, { type: 'send_webhook', status: 'succeeded' }] });
       });
-      // seq 1 -> 2 by the sweeper, then 3 and 4 by the two steps; nothing left due.
+      // seq 0 -> 1 by the sweeper, then 2 and 3 by the two steps; nothing left due.
       expect(await run()).toMatchObject({ status: 'succeeded', next_at: null });
-      expect(Number((await run()).seq)).toBe(4);
+      expect(Number((await run()).seq)).toBe(3);
       expect(receiver.requestsTo(targetPath)).toHaveLength(1);
     } finally {
       await app.close();

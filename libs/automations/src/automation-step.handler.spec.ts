@@ -39,11 +39,10 @@ describe(AutomationStepHandler.name, () => {
     expect(() => verify(body as string, headers['X-Service-Automation-Signature'], KEY, { now: rig.clock.nowMs() / 1000 })).not.toThrow();
   });
 
-  it('waits out a delay as a queue item due later, then goes on', async () => {
+  it('starts a run whose first step is a delay already waiting: its first item is due when the wait ends', async () => {
     const runId = await rig.starter.start(rig.workflow([{ type: 'delay', seconds: 3600 }, rig.send()]), '{"id": 1}');
-    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: rig.queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
-    expect(rig.queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, runAt: new Date('2025-11-22T03:00:00.000Z'), key: `${runId}:1`, sweptBackIfLost: true }]);
-    expect(rig.runs.rows.get(runId)!.stepStates[0]).toMatchObject({ status: 'running', attempts: [] });
+    expect(rig.queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 0 }, runAt: new Date('2025-11-22T03:00:00.000Z'), key: `${runId}:0`, sweptBackIfLost: true }]);
+    expect(rig.runs.rows.get(runId)!).toMatchObject({ nextAt: new Date('2025-11-22T03:00:00.000Z'), stepStates: [{ status: 'running', attempts: [], resumeAt: Date.parse('2025-11-22T03:00:00.000Z') }, { status: 'pending' }] });
 
     await rig.drain();
     expect(rig.clock.now().toISOString()).toBe('2025-11-22T03:00:00.000Z');
@@ -51,10 +50,22 @@ describe(AutomationStepHandler.name, () => {
     expect(rig.runs.rows.get(runId)!.status).toBe('succeeded');
   });
 
+  it('waits out a delay after another step as a queue item due later, then goes on', async () => {
+    const runId = await rig.starter.start(rig.workflow([rig.send(), { type: 'delay', seconds: 3600 }, rig.send()]), '{"id": 1}');
+    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: rig.queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
+    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: rig.queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
+    expect(rig.queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 2 }, runAt: new Date('2025-11-22T03:00:00.000Z'), key: `${runId}:2`, sweptBackIfLost: true }]);
+    expect(rig.runs.rows.get(runId)!.stepStates[1]).toMatchObject({ status: 'running', attempts: [] });
+
+    await rig.drain();
+    expect(rig.clock.now().toISOString()).toBe('2025-11-22T03:00:00.000Z');
+    expect(rig.http.requests).toHaveLength(2);
+    expect(rig.runs.rows.get(runId)!.status).toBe('succeeded');
+  });
+
   it('asks the queue to come back when a delay item arrives early', async () => {
     const runId = await rig.starter.start(rig.workflow([{ type: 'delay', seconds: 60 }]), '{}');
-    await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: rig.queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
-    const early = await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, deliveryCount: 1, failures: 0 });
+    const early = await sut.handle({ id: 'w', topic: AUTOMATION_STEP_TOPIC, payload: rig.queue.takeNext()!.payload, deliveryCount: 1, failures: 0 });
     expect(early).toEqual({ kind: 'retry', at: new Date('2025-11-22T02:01:00.000Z') });
     expect(rig.runs.rows.get(runId)!.status).toBe('running');
   });

@@ -4,7 +4,7 @@ import { renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsServi
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
 import { AutomationsSettings, RENDERED_BODY_LIMIT_BYTES } from './automations.settings';
-import { completeStep, failStep, Run } from './run';
+import { beginDelay, completeStep, failStep, Run } from './run';
 import { AUTOMATION_STEP_TOPIC, runStepItem } from './run-step-work';
 import { DelayStep, SendWebhookStep } from './workflow';
 
@@ -64,9 +64,8 @@ export class AutomationStepHandler extends WorkHandler {
     const now = this.clock.now();
     const expectedSeq = run.seq;
     if (state.resumeAt === undefined) {
-      state.resumeAt = now.getTime() + step.seconds * 1000;
       run.seq = nextSeq(run.seq);
-      await this.save(run, expectedSeq, new Date(state.resumeAt));
+      await this.save(run, expectedSeq, beginDelay(run, step, now));
       return DONE;
     }
     if (now.getTime() < state.resumeAt) return { kind: 'retry', at: new Date(state.resumeAt) };

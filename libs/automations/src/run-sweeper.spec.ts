@@ -18,9 +18,7 @@ describe(RunSweeper.name, () => {
   it('keeps when the next step is due on the run: queued, delayed, retried, and cleared when the run ends', async () => {
     const { clock, runs, queue, starter, workflow, send, handle } = await setUp([{ status: 500 }, { status: 200 }]);
     const runId = await starter.start(workflow([{ type: 'delay', seconds: 60 }, send]), '{}');
-    expect(runs.rows.get(runId)!.nextAt).toEqual(clock.now());
-    await handle(queue.takeNext()!);
-    expect(runs.rows.get(runId)!.nextAt).toEqual(new Date(clock.nowMs() + 60_000));
+    expect(runs.rows.get(runId)!.nextAt).toEqual(new Date(clock.nowMs() + 60_000)); // a leading delay waits from the start
     clock.advance(60_000);
     await handle(queue.takeNext()!); // the delay ends: the send step is queued for now
     expect(runs.rows.get(runId)!.nextAt).toEqual(clock.now());
@@ -34,19 +32,19 @@ describe(RunSweeper.name, () => {
   it('re-queues a running run whose item was lost once it is stale, with a new seq that outdates the old item; the run completes', async () => {
     const { clock, runs, queue, http, starter, sut, workflow, send, handle, drain } = await setUp();
     const runId = await starter.start(workflow([{ type: 'delay', seconds: 60 }, send]), '{}');
-    await handle(queue.takeNext()!);
-    const [lost] = queue.items.splice(0); // the queue lost the delay's item (seq 1, due in 60 s)
-    expect(lost.payload).toEqual({ runId, seq: 1 });
+    expect(runs.rows.get(runId)!.nextAt).toEqual(new Date(clock.nowMs() + 60_000)); // a leading delay waits from the start
+    const [lost] = queue.items.splice(0); // the queue lost the delay's item (seq 0, due in 60 s)
+    expect(lost.payload).toEqual({ runId, seq: 0 });
     clock.advance(60_000 + STALE_AFTER);
     expect(await sut.sweep()).toBe(0); // due, but not stale yet
     clock.advance(1);
     expect(await sut.sweep()).toBe(1);
-    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 2 }, runAt: clock.now(), key: `${runId}:2`, sweptBackIfLost: true }]);
-    expect(runs.rows.get(runId)!).toMatchObject({ status: 'running', seq: 2, nextAt: clock.now() });
+    expect(queue.items).toEqual([{ topic: AUTOMATION_STEP_TOPIC, payload: { runId, seq: 1 }, runAt: clock.now(), key: `${runId}:1`, sweptBackIfLost: true }]);
+    expect(runs.rows.get(runId)!).toMatchObject({ status: 'running', seq: 1, nextAt: clock.now() });
     expect(await sut.sweep()).toBe(0); // rescheduled for now: not stale again until staleAfter passes
 
     expect(await handle(lost)).toEqual({ kind: 'done' }); // a surviving old item is outdated
-    expect(runs.rows.get(runId)!.seq).toBe(2);
+    expect(runs.rows.get(runId)!.seq).toBe(1);
     await drain();
     expect(http.requests).toHaveLength(1);
     expect(runs.rows.get(runId)!).toMatchObject({ status: 'succeeded', nextAt: null });

@@ -1,5 +1,5 @@
 import { exceedsDepth, newId, nextSeq, TransportErrorKind } from '../../kernel/src';
-import { Workflow, WorkflowStep } from './workflow';
+import { DelayStep, Workflow, WorkflowStep } from './workflow';
 
 /**
  * A run: one execution of a workflow's steps, started by one trigger call, advanced by the queue.
@@ -61,8 +61,12 @@ export interface RunView {
   steps: Array<{ type: WorkflowStep['type']; status: StepStatus; attempts: StepAttempt[] }>;
 }
 
+/**
+ * A new run, its first step running. A first step that is a delay starts waiting at once, so the
+ * run's first queue item is the end of the wait: nothing needs to run in between.
+ */
 export function newRun(workflow: Workflow, triggerBody: string, now: Date): Run {
-  return {
+  const run: Run = {
     id: newId('run', now.getTime()),
     accountId: workflow.accountId,
     workflowId: workflow.id,
@@ -77,6 +81,17 @@ export function newRun(workflow: Workflow, triggerBody: string, now: Date): Run 
     stepStates: workflow.steps.map((_, i) => ({ status: i === 0 ? 'running' : 'pending', attempts: [] })),
     nextAt: now,
   };
+  const first = run.steps[0];
+  if (first.type === 'delay') beginDelay(run, first, now);
+  return run;
+}
+
+/** The current step, a delay, starts waiting: returns when the wait ends (the run's `nextAt`). */
+export function beginDelay(run: Run, step: DelayStep, now: Date): Date {
+  const resumeAt = now.getTime() + step.seconds * 1000;
+  run.stepStates[run.stepIndex].resumeAt = resumeAt;
+  run.nextAt = new Date(resumeAt);
+  return run.nextAt;
 }
 
 /** The current step succeeded: the next one starts, or the run succeeds. */

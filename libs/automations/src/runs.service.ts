@@ -9,7 +9,8 @@ import { Workflow } from './workflow';
 const MAX_RUNS_PER_GROUP = 64;
 
 /**
- * Starts runs: the run row and its first queue item commit together, then the queue takes over.
+ * Starts runs: the run row and its first queue item (due now, or when a leading delay ends) commit
+ * together, then the queue takes over.
  * Concurrent trigger calls share that transaction (group commit, as event intake does): each call
  * still returns only once its own run is durable.
  */
@@ -34,8 +35,14 @@ export class RunsService {
   private async startTogether(runs: Run[]): Promise<string[]> {
     await this.uow.run(async () => {
       await this.runs.insertMany(runs);
-      await this.queue.enqueue(runs.map((run) => runStepItem(run.id, run.seq, null)));
+      await this.queue.enqueue(runs.map((run) => runStepItem(run.id, run.seq, dueLater(run))));
     });
     return runs.map((run) => run.id);
   }
+}
+
+/** When the run's first item is due: the end of a leading delay, or now (null). */
+function dueLater(run: Run): Date | null {
+  const resumeAt = run.stepStates[run.stepIndex].resumeAt;
+  return resumeAt === undefined ? null : new Date(resumeAt);
 }
