@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../../../../config/load-config';
 import { ALL_MIGRATIONS } from './migrations';
+import { mysqlQueryFormat } from './mysql-query-format';
 import { TypeormDatabase } from './typeorm-database';
 
 /** Builds the TypeORM DataSource for the configured storage and brings its schema up to date. */
@@ -45,7 +46,7 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
         bigNumberStrings: false,
         poolSize: 20,
         // trace: false, or mysql2 captures a stack trace for every query, in case it fails.
-        extra: { connectTimeout: 5000, enableKeepAlive: true, maxIdle: 10, trace: false },
+        extra: { connectTimeout: 5000, enableKeepAlive: true, maxIdle: 10, trace: false, queryFormat: mysqlQueryFormat },
       };
     default: {
       const exhaustive: never = storage.kind;
