@@ -91,7 +91,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     const seqCase = `CASE id ${claims.map(() => 'WHEN ? THEN ?').join(' ')} END`;
     const { affected } = await this.db.exec(
       `UPDATE deliveries SET claimed_until = ?, claim_token = ?
-       WHERE id IN (${placeholders(ids)}) AND seq = ${seqCase} AND status IN (${WAITING})
+       WHERE id IN (${placeholders(ids)}) AND seq = ${seqCase} AND ${this.db.filterOnly('status')} IN (${WAITING})
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`,
       [leaseUntil.getTime(), token, ...ids, ...claims.flatMap((c) => [c.id, c.seq]), now.getTime(), now.getTime()],
     );

@@ -41,7 +41,7 @@ export class TypeormEventFeedRepository extends EventFeedRepository {
     const keys = await this.db.query<{ id: string }>(sql, arms.flatMap((arm) => arm.params));
     if (keys.length === 0) return [];
     const ids = keys.map((key) => key.id);
-    const rows = await this.db.query<FeedRow>(`SELECT id, type, created, body_v3, body_v2 FROM events WHERE account_id = ? AND id IN (${placeholders(ids)})`, [
+    const rows = await this.db.query<FeedRow>(`SELECT id, type, created, body_v3, body_v2 FROM events WHERE ${this.db.filterOnly('account_id')} = ? AND id IN (${placeholders(ids)})`, [
       query.accountId,
       ...ids,
     ]);

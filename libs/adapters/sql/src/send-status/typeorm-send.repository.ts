@@ -114,7 +114,7 @@ export class TypeormSendRepository extends SendRepository {
       `SELECT s.id, s.id_sending, s.account_id, s.email, s.sending_type, s.status, s.diag_code, s.bounce_type, s.scheduled_at, s.created_at, s.updated_at,
               h.status AS h_status, h.at AS h_at, h.diag_code AS h_diag_code, h.bounce_type AS h_bounce_type
        FROM sends s LEFT JOIN send_history h ON h.send_id = s.id
-       WHERE s.id IN (${placeholders(ids)}) AND s.account_id IN (${placeholders(accountIds)})`,
+       WHERE s.id IN (${placeholders(ids)}) AND ${this.db.filterOnly('s.account_id')} IN (${placeholders(accountIds)})`,
       [...ids, ...accountIds],
     );
     // MySQL's PAD SPACE collations also match `id + ' '`: keep the exact id only (both engines alike).
