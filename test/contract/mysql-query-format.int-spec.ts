@@ -1,5 +1,5 @@
 import { format } from 'mysql2';
-import { quoteLongString } from '../../libs/adapters/sql/src/mysql-query-format';
+import { mysqlQueryFormat, quoteLongString } from '../../libs/adapters/sql/src/mysql-query-format';
 import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { openTestDatabase, TestDatabase } from '../support/databases';
 import { serviceAvailable, TEST_MYSQL } from '../support/services';
@@ -21,6 +21,12 @@ describe('MySQL query formatting (long strings quoted by quoteLongString)', () =
   it('writes what mysql2 writes, but for the double quote, which a single-quoted literal keeps as it is', () => {
     for (const value of awkward) expect(quoteLongString(value)).toBe(format('?', [value]).replace(/\\"/g, '"'));
     expect(quoteLongString('{"a":"b"}')).toBe(`'{"a":"b"}'`);
+  });
+
+  it('leaves SQL with an identifier placeholder (??) to mysql2 alone', () => {
+    const long = 'c'.repeat(80);
+    expect(mysqlQueryFormat('SELECT ?? FROM t WHERE v = ?', [long, `${long}"`], 'Z')).toBe(format('SELECT ?? FROM t WHERE v = ?', [long, `${long}"`], false, 'Z'));
+    expect(mysqlQueryFormat('SELECT ? AS v', [`${long}"`], 'Z')).toBe(`SELECT '${long}"' AS v`);
   });
 
   describe('against MariaDB', () => {

@@ -22,7 +22,8 @@ export function quoteLongString(value: string): string {
  * double quotes of JSON text.
  */
 export function mysqlQueryFormat(sql: string, values: SqlValue | SqlValue[] | undefined, timezone: Timezone): string {
-  if (!Array.isArray(values)) return format(sql, values, false, timezone);
+  // `??` takes an identifier, which a pre-quoted value cannot be: such SQL keeps mysql2's way.
+  if (!Array.isArray(values) || sql.includes('??')) return format(sql, values, false, timezone);
   const prepared = values.map((value) => (typeof value === 'string' && value.length >= LONG_STRING ? { toSqlString: () => quoteLongString(value) } : value));
   return format(sql, prepared, false, timezone);
 }
