@@ -213,32 +213,6 @@ describe(DeliveryHandler.name, () => {
     expect(h.http.requests.map((r) => r.url)).toEqual(['https://hooks.example.com/in', 'https://moved.example.com/in']);
   });
 
-  it("gives the origin's place to the next call once a call is answered, before its attempt is recorded", async () => {
-    await setUp({ originConcurrency: 1 });
-    await createWebhook();
-    await publish();
-    await publish();
-    const [first, second] = h.queue.take(DELIVERY_TOPIC);
-    let releaseRecord!: () => void;
-    const recordAttempts = h.deliveries.recordAttempts.bind(h.deliveries);
-    let recordings = 0;
-    h.deliveries.recordAttempts = async (records) => {
-      if (recordings++ === 0) await new Promise<void>((resolve) => (releaseRecord = resolve));
-      return recordAttempts(records);
-    };
-
-    const running = sut.handle(asWork(first));
-    await new Promise((r) => setTimeout(r, 10));
-    expect(h.http.requests).toHaveLength(1); // answered; its record is held
-    const next = sut.handle(asWork(second));
-    await new Promise((r) => setTimeout(r, 10));
-    expect(h.http.requests).toHaveLength(2); // the origin's one place was free for it
-    expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['pending', 'pending']);
-    releaseRecord();
-    expect(await Promise.all([running, next])).toEqual([{ kind: 'done' }, { kind: 'done' }]);
-    expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
-  });
-
   it('skips the delivery of a webhook disabled meanwhile, and cancels that of a deleted one', async () => {
     const { webhook } = await createWebhook();
     const { webhook: doomed } = await createWebhook();

@@ -26,13 +26,6 @@ interface Claim {
   webhookVersion: number;
 }
 
-/** A call made under a claim, its outcome not recorded yet. */
-interface Called {
-  claimToken: string;
-  attempt: Attempt;
-  success: boolean;
-}
-
 /**
  * Makes one delivery attempt per queue item. Delivery is at-least-once, so the item only names
  * the delivery and its seq: the row decides. Items that arrive together are read together and,
@@ -111,35 +104,23 @@ export class DeliveryHandler extends WorkHandler {
       await this.deliveries.settle(delivery.id, delivery.seq, webhook ? 'skipped' : 'cancelled', now);
       return { kind: 'done' };
     }
-    // The lane's place covers the claim and the call, not the recording: the receiver is done once
-    // it answered, and holding its place through a database write capped a single receiver at
-    // DISPATCHER_ORIGIN_CONCURRENCY calls per write's duration.
-    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', async (): Promise<Called | 'lost' | 'gone'> => {
+    return this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', async () => {
       const claim = await this.claims.submit({ id: delivery.id, seq: delivery.seq });
-      if (!claim) return 'lost';
+      if (!claim) return this.afterLostClaim(delivery.id, delivery.seq);
       // The webhook as of the claim: a change made while this delivery waited in its lane counts.
       const current = await this.webhooks.get(delivery.webhookId, claim.webhookVersion);
-      if (!current) return 'gone';
+      if (!current) return { kind: 'done' };
       this.calling++;
       try {
-        return { claimToken: claim.token, ...(await this.call(job, current)) };
-      } catch (error) {
+        await this.attempt(job, current, claim.token);
+      } finally {
         this.calling--;
-        throw error;
       }
+      return { kind: 'done' };
     });
-    if (called === 'lost') return this.afterLostClaim(delivery.id, delivery.seq);
-    if (called === 'gone') return { kind: 'done' };
-    try {
-      await this.record(delivery, called);
-    } finally {
-      this.calling--;
-    }
-    return { kind: 'done' };
   }
 
-  /** Signs and POSTs the delivery; a receiver's Retry-After pauses its lane. */
-  private async call({ delivery, body }: DispatchJob, cached: CachedWebhook): Promise<Omit<Called, 'claimToken'>> {
+  private async attempt({ delivery, body }: DispatchJob, cached: CachedWebhook, claimToken: string): Promise<void> {
     const startedAt = this.clock.now();
     const result = await sendSignedPost(this.http, {
       url: cached.webhook.url,
@@ -148,7 +129,9 @@ export class DeliveryHandler extends WorkHandler {
       at: startedAt,
       format: { kind: 'event_delivery', secrets: signingSecrets(cached, startedAt), eventId: delivery.eventId, eventType: delivery.eventType, test: delivery.test },
     });
-    if (result.retryAfterMs !== undefined) this.lanes.pause(originOf(cached.webhook.url), this.clock.nowMs() + Math.min(result.retryAfterMs, MAX_PACING_MS));
+    const origin = originOf(cached.webhook.url);
+    if (result.retryAfterMs !== undefined) this.lanes.pause(origin, this.clock.nowMs() + Math.min(result.retryAfterMs, MAX_PACING_MS));
+    const { success } = result;
     const attempt: Attempt = {
       at: startedAt,
       durationMs: result.durationMs,
@@ -157,10 +140,6 @@ export class DeliveryHandler extends WorkHandler {
       responseBody: result.body,
       requestHeaders: result.requestHeaders,
     };
-    return { attempt, success: result.success };
-  }
-
-  private async record(delivery: DispatchDelivery, { claimToken, attempt, success }: Called): Promise<void> {
     const recorded = await this.recordPatiently({ delivery, claimToken, attempt, success });
     this.report(delivery, attempt, success, recorded ? recorded.outcome.status : null);
   }
