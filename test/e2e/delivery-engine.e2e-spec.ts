@@ -84,8 +84,7 @@ describe.each(PROFILES)('delivery engine (%s)', (profile) => {
 
     const backlog = await Promise.all(Array.from({ length: 100 }, () => publish(app, slowAccount.id)));
     expect(backlog.every((a) => a.status === 202)).toBe(true);
-    const latencies = await timedDeliveries(app, fast, fastAccount.id, 20);
-    expect(Math.max(...latencies)).toBeLessThan(1_000);
+    expectUndelayed(await timedDeliveries(app, fast, fastAccount.id, 20));
     // the slow receiver has been served all along, 4 at a time (its lane)
     expect(slow.requests.length).toBeLessThan(100);
   });
@@ -102,13 +101,23 @@ describe.each(PROFILES)('delivery engine (%s)', (profile) => {
 
     const answers = await Promise.all(Array.from({ length: 300 }, () => publish(app, failingAccount.id)));
     expect(answers.every((a) => a.status === 202)).toBe(true);
-    const latencies = await timedDeliveries(app, fast, fastAccount.id, 20);
-    expect(Math.max(...latencies)).toBeLessThan(1_000);
+    expectUndelayed(await timedDeliveries(app, fast, fastAccount.id, 20));
     await eventually(async () => {
       const [row] = await app.app.get(TypeormDatabase).query<{ n: number | string }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'failed'");
       expect(Number(row.n)).toBe(300);
     }, 60_000);
   });
+
+  /**
+   * Alone, each of these deliveries takes 10–30 ms here; waiting behind the other account's work
+   * would take seconds. One stall of the whole process (a GC, an fsync on a busy machine: CI once
+   * saw 1.3 s for one of twenty) is not the unfairness looked for, so the slowest one is left out.
+   */
+  function expectUndelayed(latencies: number[]): void {
+    const sorted = [...latencies].sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(250);
+    expect(sorted[sorted.length - 2]).toBeLessThan(1_000);
+  }
 
   /** Publishes `count` events one after another; for each, the time until the receiver had it. */
   async function timedDeliveries(app: TestApp, r: Receiver, accountId: number, count: number): Promise<number[]> {
