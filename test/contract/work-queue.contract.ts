@@ -171,6 +171,28 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
       expect(second.at - diedAt).toBeGreaterThanOrEqual(harness.holdMs * 0.5);
     });
 
+    it('hands over again every item a crash left unfinished among items handed over together', async () => {
+      const a = await start();
+      const b = await start();
+      const topic = uniqueTopic();
+      const total = 40;
+      const finishedByA = new Set<number>();
+      // Even items finish at once, odd ones hang until the process dies.
+      await a.queue.consume(topic, async (work) => (Number(work.payload.n) % 2 === 0 ? (finishedByA.add(Number(work.payload.n)), done) : never()), {
+        concurrency: total,
+      });
+      await enqueueIn(
+        a,
+        Array.from({ length: total }, (_, n) => ({ topic, payload: { n }, sweptBackIfLost: true })),
+      );
+      await waitFor('the even items finished by the first process', () => finishedByA.size === total / 2, 10_000);
+      await a.crash();
+      const seenByB = new Set<number>();
+      await b.queue.consume(topic, async (work) => (seenByB.add(Number(work.payload.n)), done), { concurrency: total });
+      const odd = Array.from({ length: total / 2 }, (_, i) => 2 * i + 1);
+      await waitFor('every unfinished item handed over again', () => odd.every((n) => seenByB.has(n)), harness.holdMs * 3 + 10_000);
+    });
+
     it('never lets two processes hold the same item at once', async () => {
       const a = await start();
       const b = await start();

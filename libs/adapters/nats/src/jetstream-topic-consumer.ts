@@ -3,17 +3,18 @@ import { Clock, ReceivedWork, WorkHandlerFn, WorkOutcome } from '../../../kernel
 import { describeError, FailureBackoff, failureRetryAt, isWorkOutcome, QueueLogger, sleep } from '../../database-queue/src/work-items';
 import { JetStreamTopology } from './jetstream-topology';
 import { NatsLink } from './nats-link';
-import { decodeEnvelope } from './work-message';
+import { decodeMessage, MAX_ITEMS_PER_MESSAGE } from './work-message';
 
 export interface TopicConsumerOptions {
   topic: string;
+  /** Items in flight at most (a message carries up to MAX_ITEMS_PER_MESSAGE). */
   concurrency: number;
   ackWaitMs: number;
   maxAckPending: number;
   /** How long one pull request waits on the server for messages (min 1000). */
   fetchExpiresMs: number;
   failureBackoff: FailureBackoff;
-  /** How many more messages the handler takes now (ConsumeOptions.spareCapacity). */
+  /** How many more items the handler takes now (ConsumeOptions.spareCapacity). */
   spareCapacity: () => number;
   maxHandlerFailures?: number;
   giveUp?: (work: ReceivedWork, reason: string) => Promise<void>;
@@ -34,15 +35,27 @@ interface InFlight {
 
 /**
  * Pulls one topic's durable consumer with bounded in-flight work: pull requests only ever ask for
- * free slots (in flight + asked for <= concurrency). Acks by outcome, keeps long handlers alive
- * with `working()`, and on stop naks (without delay) what is still running.
+ * free room, counted in items (running + the items expected of the messages asked for <=
+ * concurrency; a message carries up to MAX_ITEMS_PER_MESSAGE, and the expectation follows what
+ * recent messages carried, so a pull overshoots by at most what one changed mix of sizes brings). A message's items run side by side; it is acked once each has its outcome (a
+ * retry stored apart, as its own outbox row), kept alive with `working()` meanwhile, and on stop
+ * nakked (without delay) if still running: redelivered, its finished items are no-ops for a
+ * handler that checks its work is current (at-least-once).
  */
 export class JetStreamTopicConsumer {
   private readonly inFlight = new Map<JsMsg, InFlight>();
+  /** Items of in-flight messages not finished yet: running, or waiting for room to run. */
+  private held = 0;
+  /** Items whose handler runs now (never more than `concurrency`), and those waiting their turn. */
+  private running = 0;
+  private readonly turns: Array<() => void> = [];
   private readonly fetches = new Set<ConsumerMessages>();
   private readonly fetchTasks = new Set<Promise<void>>();
   private readonly stopSignal = new AbortController();
+  /** Room kept for the messages asked for and not yet received, in items. */
   private reserved = 0;
+  /** Items per message lately (a moving average), the room kept per message asked for. */
+  private itemsPerMessage = 1;
   private reattach = false;
   private changed: () => void = () => undefined;
   private loop: Promise<void> | null = null;
@@ -96,21 +109,22 @@ export class JetStreamTopicConsumer {
 
   private async pull(consumer: Consumer): Promise<void> {
     const { concurrency } = this.options;
-    // Asking for a handful of slots at a time keeps pull requests few while work flows.
-    const refill = Math.max(1, Math.ceil(concurrency / 4));
+    // Asking for a handful of messages at a time keeps pull requests few while work flows.
     while (!this.stopSignal.signal.aborted && !this.reattach) {
-      const free = Math.min(concurrency - this.inFlight.size - this.reserved, MAX_PULL);
+      const unit = Math.min(Math.max(1, Math.round(this.itemsPerMessage)), MAX_ITEMS_PER_MESSAGE);
+      const refill = Math.max(1, Math.ceil(concurrency / unit / 4));
+      const free = Math.min(messagesFor(concurrency - this.held - this.reserved, unit, this.fetches.size), MAX_PULL);
       if (free <= 0 || (this.fetches.size > 0 && free < Math.min(refill, MAX_PULL))) {
         await this.nextChange();
         continue;
       }
-      const wanted = Math.min(free, this.options.spareCapacity() - this.reserved);
+      const wanted = Math.min(free, messagesFor(this.options.spareCapacity() - this.reserved, unit, this.fetches.size));
       if (wanted <= 0) {
         await Promise.race([this.nextChange(), sleep(CAPACITY_RECHECK_MS, this.stopSignal.signal)]);
         continue;
       }
-      this.reserved += wanted;
-      const task = this.fetch(consumer, wanted).finally(() => {
+      this.reserved += wanted * unit;
+      const task = this.fetch(consumer, wanted, unit).finally(() => {
         this.fetchTasks.delete(task);
         this.notify();
       });
@@ -118,7 +132,7 @@ export class JetStreamTopicConsumer {
     }
   }
 
-  private async fetch(consumer: Consumer, count: number): Promise<void> {
+  private async fetch(consumer: Consumer, count: number, unit: number): Promise<void> {
     let received = 0;
     let messages: ConsumerMessages | null = null;
     const startedAt = Date.now();
@@ -127,7 +141,7 @@ export class JetStreamTopicConsumer {
       this.fetches.add(messages);
       for await (const msg of messages) {
         received++;
-        this.reserved--;
+        this.reserved -= unit;
         if (this.stopSignal.signal.aborted) safely(() => msg.nak());
         else this.handle(msg);
       }
@@ -140,7 +154,7 @@ export class JetStreamTopicConsumer {
       await sleep(1_000, this.stopSignal.signal);
     } finally {
       if (messages) this.fetches.delete(messages);
-      this.reserved -= count - received;
+      this.reserved -= (count - received) * unit;
     }
   }
 
@@ -158,14 +172,51 @@ export class JetStreamTopicConsumer {
   }
 
   private async process(msg: JsMsg, entry: InFlight): Promise<void> {
-    let work: ReceivedWork;
+    let works: ReceivedWork[];
     try {
-      work = this.toWork(msg);
+      works = this.toWorks(msg);
     } catch (error) {
       this.logger.error(`work queue ${this.options.topic}: dropped unreadable message ${msg.seq}: ${describeError(error)}`);
       safely(() => msg.ack());
       return;
     }
+    this.held += works.length;
+    this.itemsPerMessage += (works.length - this.itemsPerMessage) / 8;
+    const settled = await Promise.all(
+      works.map(async (work) => {
+        await this.turn();
+        try {
+          // Released (stopping) while it waited: the redelivery runs it.
+          return entry.released ? false : await this.settle(work, entry);
+        } finally {
+          this.endTurn();
+          this.held--;
+          this.notify();
+        }
+      }),
+    );
+    // An item whose retry could not be stored leaves the message unacked: JetStream hands it out
+    // again after the ack wait, and the items already done are no-ops then.
+    if (!entry.released && settled.every(Boolean)) safely(() => msg.ack());
+  }
+
+  /** Waits until fewer than `concurrency` items run (a message may carry more than the room left). */
+  private turn(): Promise<void> {
+    if (this.running < this.options.concurrency) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.turns.push(resolve));
+  }
+
+  private endTurn(): void {
+    const next = this.turns.shift();
+    if (next) next();
+    else this.running--;
+  }
+
+  /** Runs one item and stores its retry if it asks for one; false if that could not be stored. */
+  private async settle(work: ReceivedWork, entry: InFlight): Promise<boolean> {
     let outcome: WorkOutcome;
     let failed = false;
     try {
@@ -176,18 +227,17 @@ export class JetStreamTopicConsumer {
       failed = true;
       outcome = await this.afterHandlerFailure(work, error);
     }
-    if (entry.released) return;
+    if (entry.released) return false;
     if (outcome.kind === 'retry') {
       try {
         await this.scheduleRetry(failed ? { ...work, failures: work.failures + 1 } : work, outcome.at);
       } catch (error) {
-        // Left unacked: JetStream hands it out again after the ack wait.
         this.logger.warn(`work queue ${work.topic}: could not store the retry of ${work.id}, it returns after the ack wait: ${describeError(error)}`);
-        return;
+        return false;
       }
     }
     if (outcome.kind === 'drop') this.logger.warn(`work queue ${work.topic}: dropped ${work.id}: ${outcome.reason}`);
-    if (!entry.released) safely(() => msg.ack());
+    return true;
   }
 
   /** Retry later, or, once the handler has failed `maxHandlerFailures` times, give the item up. */
@@ -209,9 +259,10 @@ export class JetStreamTopicConsumer {
     return { kind: 'retry', at };
   }
 
-  private toWork(msg: JsMsg): ReceivedWork {
-    const { id, prior, failures, payload } = decodeEnvelope(msg.string());
-    return { id, topic: this.options.topic, payload, deliveryCount: prior + msg.info.deliveryCount, failures };
+  private toWorks(msg: JsMsg): ReceivedWork[] {
+    const { topic } = this.options;
+    const redeliveries = msg.info.deliveryCount;
+    return decodeMessage(msg.string()).map(({ id, prior, failures, payload }) => ({ id, topic, payload, deliveryCount: prior + redeliveries, failures }));
   }
 
   /** Stops pulling, waits up to graceMs for work in hand, naks the rest for immediate redelivery. */
@@ -270,6 +321,15 @@ export class JetStreamTopicConsumer {
     this.failing = false;
     this.logger.log(`work queue ${this.options.topic}: pulling works again`);
   }
+}
+
+/**
+ * Messages to ask for with `room` items free, `unit` items expected of each. With less room than
+ * one unit and no pull under way, one message still, or a little room would never be filled.
+ */
+function messagesFor(room: number, unit: number, pullsUnderWay: number): number {
+  if (room <= 0) return 0;
+  return Math.max(Math.floor(room / unit), pullsUnderWay === 0 ? 1 : 0);
 }
 
 /** Acks and friends throw once the connection is closed; the server redelivers anyway. */

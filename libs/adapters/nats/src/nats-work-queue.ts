@@ -7,10 +7,16 @@ import { TypeormDatabase } from '../../sql/src/typeorm-database';
 import { JetStreamTopicConsumer } from './jetstream-topic-consumer';
 import { isStreamMissing, JetStreamTopology } from './jetstream-topology';
 import { NatsConnect, NatsLink } from './nats-link';
-import { encodeEnvelope } from './work-message';
+import { encodeEnvelope, encodeMessage, MAX_ITEMS_PER_MESSAGE } from './work-message';
 
 /** Outbox rows deleted by one statement at most. */
 const DELETE_CHUNK = 1000;
+/** A message's body at most, in UTF-16 units (3 bytes each at worst: under the server's default max_payload of 1 MB). */
+const MAX_MESSAGE_BYTES = 256 * 1024;
+/** Messages being published at once, at most, by one process. */
+const MAX_PUBLISHES_IN_FLIGHT = 1024;
+
+type PublishableRow = Omit<ClaimedRow, 'token'>;
 
 export interface NatsWorkQueueOptions {
   /** NATS server URL(s), comma-separated or a list. */
@@ -62,6 +68,8 @@ export class NatsWorkQueue extends WorkQueue {
   private readonly handOvers = new Set<Promise<void>>();
   /** Published outbox rows, deleted together: hand-overs that finish at about the same time share one DELETE. */
   private readonly cleared: Batcher<string[], void>;
+  /** Rows published at about the same time share messages: see publishTogether. */
+  private readonly publisher: Batcher<PublishableRow, unknown>;
   private readonly logger: QueueLogger;
   private readonly settings: Required<Omit<NatsWorkQueueOptions, 'servers' | 'prefix' | 'replicas' | 'logger' | 'connect'>>;
 
@@ -97,6 +105,7 @@ export class NatsWorkQueue extends WorkQueue {
       await this.outbox.deleteUnleased(lists.flat());
       return lists.map(() => undefined);
     }, { maxSize: 8 });
+    this.publisher = new Batcher((rows) => this.publishTogether(rows), { maxSize: MAX_ITEMS_PER_MESSAGE, maxConcurrent: MAX_PUBLISHES_IN_FLIGHT });
     this.topology = new JetStreamTopology(options.prefix, options.replicas ?? 1);
     const servers = (Array.isArray(options.servers) ? options.servers : options.servers.split(',')).map((s) => s.trim()).filter(Boolean);
     this.link = new NatsLink({
@@ -265,7 +274,7 @@ export class NatsWorkQueue extends WorkQueue {
     }
   }
 
-  private asClaimable(row: NewLeasedRow): Omit<ClaimedRow, 'token'> {
+  private asClaimable(row: NewLeasedRow): PublishableRow {
     return { id: row.id, topic: row.topic, payload: row.payload, deliveryCount: 0, failures: row.failures ?? 0, extra: row.extra ?? {} };
   }
 
@@ -287,21 +296,49 @@ export class NatsWorkQueue extends WorkQueue {
   }
 
   /** Rows without a dedup key were all stored; keyed ones are read back, since a duplicate key was skipped. */
-  private async storedRows(rows: NewLeasedRow[]): Promise<Array<Omit<ClaimedRow, 'token'>>> {
+  private async storedRows(rows: NewLeasedRow[]): Promise<PublishableRow[]> {
     const plain = rows.filter((row) => row.dedupKey === null).map((row) => this.asClaimable(row));
     const keyed = rows.filter((row) => row.dedupKey !== null).map((row) => row.id);
     return keyed.length === 0 ? plain : [...plain, ...(await this.outbox.unleased(keyed))];
   }
 
-  private async publish(row: Omit<ClaimedRow, 'token'>): Promise<void> {
+  /** Resolves once the message carrying the row is stored by JetStream; rejects with that message's error. */
+  private async publish(row: PublishableRow): Promise<void> {
+    const error = await this.publisher.submit(row);
+    if (error !== null) throw error;
+  }
+
+  /**
+   * Rows that came together (up to MAX_ITEMS_PER_MESSAGE) go as one message per topic and size
+   * limit: one publish and one ack for many items. The message id JetStream deduplicates on is the
+   * row id for a row alone, and the first row's id with the count for several: a row published
+   * again in another grouping (a relay after a lost delete) is stored twice, which consumers meet
+   * as any redelivery (the delivery's seq and claim make the second a no-op). Returns, per row,
+   * null or the error of its message.
+   */
+  private async publishTogether(rows: PublishableRow[]): Promise<unknown[]> {
+    const outcome = new Map<PublishableRow, unknown>();
+    await Promise.all(
+      messagesOf(rows).map(async ({ topic, rows: carried, body }) => {
+        const msgID = carried.length === 1 ? carried[0].id : `${carried[0].id}+${carried.length}`;
+        try {
+          await this.publishMessage(topic, body, msgID);
+          for (const row of carried) outcome.set(row, null);
+        } catch (error) {
+          for (const row of carried) outcome.set(row, error);
+        }
+      }),
+    );
+    return rows.map((row) => outcome.get(row) ?? null);
+  }
+
+  private async publishMessage(topic: string, body: string, msgID: string): Promise<void> {
     const handles = this.link.current;
     if (!handles) throw new Error('NATS is not connected');
-    const body = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.failures, row.payload);
-    // msgID = row id: a row published twice (fast path and relay, or a lost delete) is stored once.
     try {
-      await handles.js.publish(this.topology.subject(row.topic), body, { msgID: row.id, timeout: this.settings.requestTimeoutMs });
+      await handles.js.publish(this.topology.subject(topic), body, { msgID, timeout: this.settings.requestTimeoutMs });
     } catch (error) {
-      // The row stays in the outbox and is published again once the stream is back.
+      // The rows stay in the outbox (or get a row) and are published again once the stream is back.
       if (isStreamMissing(error)) {
         await this.topology
           .restoreStream(handles.jsm, () => this.logger.warn(`JetStream stream ${this.topology.stream} was missing: created again`))
@@ -310,4 +347,33 @@ export class NatsWorkQueue extends WorkQueue {
       throw error;
     }
   }
+}
+
+/** The rows' messages: per topic, in order, cut at MAX_ITEMS_PER_MESSAGE items or MAX_MESSAGE_BYTES. */
+function messagesOf(rows: PublishableRow[]): Array<{ topic: string; rows: PublishableRow[]; body: string }> {
+  const messages: Array<{ topic: string; rows: PublishableRow[]; body: string }> = [];
+  const open = new Map<string, { rows: PublishableRow[]; envelopes: string[]; bytes: number }>();
+  const close = (topic: string) => {
+    const message = open.get(topic);
+    if (!message) return;
+    open.delete(topic);
+    messages.push({ topic, rows: message.rows, body: encodeMessage(message.envelopes) });
+  };
+  for (const row of rows) {
+    const envelope = encodeEnvelope(String(row.extra.work_id ?? row.id), Number(row.extra.prior_deliveries ?? 0), row.failures, row.payload);
+    let message = open.get(row.topic);
+    if (message && (message.rows.length >= MAX_ITEMS_PER_MESSAGE || message.bytes + envelope.length + 1 > MAX_MESSAGE_BYTES)) {
+      close(row.topic);
+      message = undefined;
+    }
+    if (!message) {
+      message = { rows: [], envelopes: [], bytes: 2 };
+      open.set(row.topic, message);
+    }
+    message.rows.push(row);
+    message.envelopes.push(envelope);
+    message.bytes += envelope.length + 1;
+  }
+  for (const topic of [...open.keys()]) close(topic);
+  return messages;
 }
