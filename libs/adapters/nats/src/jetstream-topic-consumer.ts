@@ -35,19 +35,21 @@ interface InFlight {
 
 /**
  * Pulls one topic's durable consumer with bounded in-flight work: pull requests only ever ask for
- * free room, counted in items (running + the items expected of the messages asked for <=
- * concurrency; a message carries up to MAX_ITEMS_PER_MESSAGE, and the expectation follows what
- * recent messages carried, so a pull overshoots by at most what one changed mix of sizes brings). A message's items run side by side; it is acked once each has its outcome (a
- * retry stored apart, as its own outbox row), kept alive with `working()` meanwhile, and on stop
- * nakked (without delay) if still running: redelivered, its finished items are no-ops for a
- * handler that checks its work is current (at-least-once).
+ * free room, counted in items (held + the items expected of the messages asked for <= concurrency;
+ * a message carries up to MAX_ITEMS_PER_MESSAGE and the expectation follows what recent messages
+ * carried). Never more than `concurrency` items run at once: those of a message beyond that wait
+ * their turn. A message is acked once each of its items has an outcome (a retry is stored apart,
+ * as an outbox row of its own), kept alive with `working()` meanwhile, and on stop nakked (without
+ * delay) if unfinished: redelivered, its finished items are no-ops for a handler that checks its
+ * work is still current (at-least-once).
  */
 export class JetStreamTopicConsumer {
   private readonly inFlight = new Map<JsMsg, InFlight>();
   /** Items of in-flight messages not finished yet: running, or waiting for room to run. */
   private held = 0;
-  /** Items whose handler runs now (never more than `concurrency`), and those waiting their turn. */
+  /** Items whose handler runs now (never more than `concurrency`). */
   private running = 0;
+  /** Items waiting for a turn to run, first come first served. */
   private readonly turns: Array<() => void> = [];
   private readonly fetches = new Set<ConsumerMessages>();
   private readonly fetchTasks = new Set<Promise<void>>();

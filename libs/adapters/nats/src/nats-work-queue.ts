@@ -279,9 +279,9 @@ export class NatsWorkQueue extends WorkQueue {
   }
 
   /**
-   * The fast path: publish just-committed rows at once (pipelined: every publish in flight
+   * The fast path: publish just-committed rows at once (in shared messages, all in flight
    * together) instead of on the relay's next poll, then delete them in batches. A row a relay took
-   * meanwhile is published twice under one msgID (stored once) and left to that relay to delete.
+   * meanwhile is published twice (stored once if grouped alike) and left to that relay to delete.
    */
   private async handOver(stored: NewLeasedRow[]): Promise<void> {
     if (!this.link.up) return;
