@@ -118,7 +118,13 @@ export class TypeormSendRepository extends SendRepository {
       [...ids, ...accountIds],
     );
     // MySQL's PAD SPACE collations also match `id + ' '`: keep the exact id only (both engines alike).
-    return keys.map(({ accountId, id }) => toSendWithHistory(rows.filter((r) => r.id === id && Number(r.account_id) === accountId)));
+    const rowsById = new Map<string, LookupRow[]>();
+    for (const row of rows) {
+      const same = rowsById.get(row.id);
+      if (same) same.push(row);
+      else rowsById.set(row.id, [row]);
+    }
+    return keys.map(({ accountId, id }) => toSendWithHistory((rowsById.get(id) ?? []).filter((r) => Number(r.account_id) === accountId)));
   }
 
 
