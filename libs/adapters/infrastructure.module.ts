@@ -15,7 +15,7 @@ import { PrometheusAutomationObserver } from './metrics/prometheus-automation-ob
 import { PrometheusDeliveryObserver } from './metrics/prometheus-delivery-observer';
 import { registerStorageGauges } from './metrics/storage-gauges';
 import { IdleHeapCompaction } from './runtime/idle-heap-compaction';
-import { ClosableWorkQueue, createWorkQueue } from './queue.factory';
+import { ClosableWorkQueue, createWorkQueue } from './queue/src/queue.factory';
 import { openDatabase } from './sql/src/data-source.factory';
 import { openSecretBox } from './sql/src/secret-ring';
 import { TypeormDatabase } from './sql/src/typeorm-database';

@@ -1,6 +1,6 @@
-import { NatsWorkQueue } from '../../libs/adapters/nats/src/nats-work-queue';
-import { JetStreamTopology } from '../../libs/adapters/nats/src/jetstream-topology';
-import { MAX_ITEMS_PER_MESSAGE } from '../../libs/adapters/nats/src/work-message';
+import { NatsWorkQueue } from '../../libs/adapters/queue/src/nats/nats-work-queue';
+import { JetStreamTopology } from '../../libs/adapters/queue/src/nats/jetstream-topology';
+import { MAX_ITEMS_PER_MESSAGE } from '../../libs/adapters/queue/src/nats/work-message';
 import { SystemClock } from '../../libs/kernel/src';
 import { openTestDatabase, requireService, TEST_MYSQL, TEST_NATS, TestDatabase } from '../support/databases';
 import { deleteTestStream, uniqueNatsPrefix } from '../support/nats';

@@ -1,4 +1,4 @@
-import { NatsWorkQueue } from '../../libs/adapters/nats/src/nats-work-queue';
+import { NatsWorkQueue } from '../../libs/adapters/queue/src/nats/nats-work-queue';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../config/load-config';
-import { DatabaseWorkQueue } from '../../libs/adapters/database-queue/src/database-work-queue';
-import { NatsWorkQueue } from '../../libs/adapters/nats/src/nats-work-queue';
-import { createWorkQueue } from '../../libs/adapters/queue.factory';
+import { DatabaseWorkQueue } from '../../libs/adapters/queue/src/database/database-work-queue';
+import { NatsWorkQueue } from '../../libs/adapters/queue/src/nats/nats-work-queue';
+import { createWorkQueue } from '../../libs/adapters/queue/src/queue.factory';
 import { SystemClock } from '../../libs/kernel/src';
 import { openTestDatabase, requireService, TEST_NATS, TestDatabase } from '../support/databases';
 import { deleteTestStream, uniqueNatsPrefix } from '../support/nats';

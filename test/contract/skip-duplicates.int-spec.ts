@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LeasedRows } from '../../libs/adapters/database-queue/src/leased-rows';
+import { LeasedRows } from '../../libs/adapters/queue/src/leased-rows';
 import { TypeormEventRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-event.repository';
 import { loadOrCreateInstallationKey } from '../../libs/adapters/sql/src/installation-key';
 import { TypeormJobLease } from '../../libs/adapters/sql/src/job-lease/typeorm-job-lease';

@@ -1,5 +1,5 @@
-import { DatabaseWorkQueue } from '../../libs/adapters/database-queue/src/database-work-queue';
-import { NatsWorkQueue } from '../../libs/adapters/nats/src/nats-work-queue';
+import { DatabaseWorkQueue } from '../../libs/adapters/queue/src/database/database-work-queue';
+import { NatsWorkQueue } from '../../libs/adapters/queue/src/nats/nats-work-queue';
 import { SystemClock } from '../../libs/kernel/src';
 import { killableView, openTestDatabase, requireService, TEST_MYSQL, TEST_NATS } from '../support/databases';
 import { deleteTestStream, killableConnect, uniqueNatsPrefix } from '../support/nats';

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 import { idColumn, intColumn, msColumn, stringColumn, textColumn } from './columns';
 
-/** The database queue: one row per waiting or leased work item (libs/adapters/database-queue). */
+/** The database queue: one row per waiting or leased work item (libs/adapters/queue/src/database). */
 export class WorkItems1732240000000 implements MigrationInterface {
   name = 'WorkItems1732240000000';
 

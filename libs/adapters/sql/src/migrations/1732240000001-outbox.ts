@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
 import { idColumn, intColumn, msColumn, stringColumn, textColumn } from './columns';
 
 /**
- * Work waiting to be handed to NATS (libs/adapters/nats): written in the caller's transaction,
+ * Work waiting to be handed to NATS (libs/adapters/queue/src/nats): written in the caller's transaction,
  * published after commit or by the relay, deleted once JetStream has it. Delayed work (runAt,
  * retry) waits here rather than in the stream.
  */

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { Clock, ConsumeOptions, newId, QueueBacklog, ReceivedWork, WorkHandlerFn, WorkItem, WorkOutcome, WorkQueue, WorkSubscription } from '../../../kernel/src';
-import { TypeormDatabase } from '../../sql/src/typeorm-database';
-import { LeasedRowWorker } from './leased-row-worker';
-import { ClaimedRow, LeasedRows } from './leased-rows';
-import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, failureRetryAt, QueueLogger } from './work-items';
+import { Clock, ConsumeOptions, newId, QueueBacklog, ReceivedWork, WorkHandlerFn, WorkItem, WorkOutcome, WorkQueue, WorkSubscription } from '../../../../kernel/src';
+import { TypeormDatabase } from '../../../sql/src/typeorm-database';
+import { LeasedRowWorker } from '../leased-row-worker';
+import { ClaimedRow, LeasedRows } from '../leased-rows';
+import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, failureRetryAt, QueueLogger } from '../work-items';
 
 export interface DatabaseWorkQueueOptions {
   /** How long a claimed item stays invisible to others without renewal (default 60 s). */

@@ -1,8 +1,8 @@
-import type { AppConfig } from '../../config/load-config';
-import { Clock, WorkQueue } from '../kernel/src';
-import { DatabaseWorkQueue } from './database-queue/src/database-work-queue';
-import { NatsWorkQueue } from './nats/src/nats-work-queue';
-import { TypeormDatabase } from './sql/src/typeorm-database';
+import type { AppConfig } from '../../../../config/load-config';
+import { Clock, WorkQueue } from '../../../kernel/src';
+import { DatabaseWorkQueue } from './database/database-work-queue';
+import { NatsWorkQueue } from './nats/nats-work-queue';
+import { TypeormDatabase } from '../../sql/src/typeorm-database';
 
 export interface ClosableWorkQueue extends WorkQueue {
   close(): Promise<void>;

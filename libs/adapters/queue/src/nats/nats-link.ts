@@ -1,6 +1,6 @@
 import { jetstream, JetStreamClient, jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { describeError, QueueLogger, sleep } from '../../database-queue/src/work-items';
+import { describeError, QueueLogger, sleep } from '../work-items';
 
 export type NatsConnection = Awaited<ReturnType<typeof connect>>;
 export type NatsConnect = typeof connect;

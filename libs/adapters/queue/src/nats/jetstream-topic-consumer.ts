@@ -1,6 +1,6 @@
 import { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
-import { Clock, ReceivedWork, WorkHandlerFn, WorkOutcome } from '../../../kernel/src';
-import { describeError, FailureBackoff, failureRetryAt, isWorkOutcome, QueueLogger, sleep } from '../../database-queue/src/work-items';
+import { Clock, ReceivedWork, WorkHandlerFn, WorkOutcome } from '../../../../kernel/src';
+import { describeError, FailureBackoff, failureRetryAt, isWorkOutcome, QueueLogger, sleep } from '../work-items';
 import { JetStreamTopology } from './jetstream-topology';
 import { NatsLink } from './nats-link';
 import { decodeMessage, MAX_ITEMS_PER_MESSAGE } from './work-message';

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { Batcher, Clock, ConsumeOptions, newId, QueueBacklog, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../kernel/src';
-import { LeasedRowWorker } from '../../database-queue/src/leased-row-worker';
-import { ClaimedRow, LeasedRows, NewLeasedRow } from '../../database-queue/src/leased-rows';
-import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../../database-queue/src/work-items';
-import { TypeormDatabase } from '../../sql/src/typeorm-database';
+import { Batcher, Clock, ConsumeOptions, newId, QueueBacklog, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../../kernel/src';
+import { LeasedRowWorker } from '../leased-row-worker';
+import { ClaimedRow, LeasedRows, NewLeasedRow } from '../leased-rows';
+import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../work-items';
+import { TypeormDatabase } from '../../../sql/src/typeorm-database';
 import { JetStreamTopicConsumer } from './jetstream-topic-consumer';
 import { isStreamMissing, JetStreamTopology } from './jetstream-topology';
 import { NatsConnect, NatsLink } from './nats-link';
