@@ -1,6 +1,6 @@
 import { Batcher, Clock, WorkOutcome } from '../../../kernel/src';
 import { ClaimedRow, LeasedRows } from './leased-rows';
-import { describeError, isWorkOutcome, QueueLogger } from './work-items';
+import { describeError, QueueLogger, runHandler } from './work-items';
 
 export interface LeasedRowWorkerOptions {
   /** Rows of this topic only; null takes every topic (the outbox relay). */
@@ -127,16 +127,10 @@ export class LeasedRowWorker {
 
   private async handle(entry: Held): Promise<void> {
     const { row } = entry;
-    let outcome: WorkOutcome;
-    let failed = false;
-    try {
-      const result: unknown = await this.handler(row);
-      if (!isWorkOutcome(result)) throw new Error(`handler returned ${JSON.stringify(result)}, not a work outcome`);
-      outcome = result;
-    } catch (error) {
-      failed = true;
-      outcome = await this.afterHandlerFailure(row, error);
-    }
+    const { outcome, failed } = await runHandler(
+      () => this.handler(row),
+      (error) => this.afterHandlerFailure(row, error),
+    );
     if (entry.released) return;
     try {
       const kept = outcome.kind === 'retry' ? await this.rows.reschedule(row.id, row.token, outcome.at.getTime(), failed) : await this.completions.submit(row);

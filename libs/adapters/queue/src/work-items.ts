@@ -46,6 +46,20 @@ export function isWorkOutcome(value: unknown): value is WorkOutcome {
   return outcome.kind === 'retry' && outcome.at instanceof Date && !Number.isNaN(outcome.at.getTime());
 }
 
+/**
+ * Runs a handler on one item. A handler that throws, or returns anything but a work outcome, has
+ * failed: the outcome is then `afterFailure`'s (a retry, or a drop once the item is given up).
+ */
+export async function runHandler(handle: () => Promise<unknown>, afterFailure: (error: unknown) => Promise<WorkOutcome>): Promise<{ outcome: WorkOutcome; failed: boolean }> {
+  try {
+    const result = await handle();
+    if (!isWorkOutcome(result)) throw new Error(`handler returned ${JSON.stringify(result)}, not a work outcome`);
+    return { outcome: result, failed: false };
+  } catch (error) {
+    return { outcome: await afterFailure(error), failed: true };
+  }
+}
+
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

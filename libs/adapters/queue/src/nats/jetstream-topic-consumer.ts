@@ -1,6 +1,6 @@
 import { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { Clock, ReceivedWork, WorkHandlerFn, WorkOutcome } from '../../../../kernel/src';
-import { describeError, FailureBackoff, failureRetryAt, isWorkOutcome, QueueLogger, sleep } from '../work-items';
+import { describeError, FailureBackoff, failureRetryAt, QueueLogger, runHandler, sleep } from '../work-items';
 import { JetStreamTopology } from './jetstream-topology';
 import { NatsLink } from './nats-link';
 import { decodeMessage, MAX_ITEMS_PER_MESSAGE } from './work-message';
@@ -35,9 +35,9 @@ interface InFlight {
 
 /**
  * Pulls one topic's durable consumer with bounded in-flight work: pull requests only ever ask for
- * free room, counted in items (held + the items expected of the messages asked for <= concurrency;
- * a message carries up to MAX_ITEMS_PER_MESSAGE and the expectation follows what recent messages
- * carried). Never more than `concurrency` items run at once: those of a message beyond that wait
+ * free room, counted in items (running + waiting their turn + expected of the messages asked for
+ * <= concurrency; a message carries up to MAX_ITEMS_PER_MESSAGE and the expectation follows what
+ * recent messages carried). Never more than `concurrency` items run at once: those of a message beyond that wait
  * their turn. A message is acked once each of its items has an outcome (a retry is stored apart,
  * as an outbox row of its own), kept alive with `working()` meanwhile, and on stop nakked (without
  * delay) if unfinished: redelivered, its finished items are no-ops for a handler that checks its
@@ -45,8 +45,6 @@ interface InFlight {
  */
 export class JetStreamTopicConsumer {
   private readonly inFlight = new Map<JsMsg, InFlight>();
-  /** Items of in-flight messages not finished yet: running, or waiting for room to run. */
-  private held = 0;
   /** Items whose handler runs now (never more than `concurrency`). */
   private running = 0;
   /** Items waiting for a turn to run, first come first served. */
@@ -115,7 +113,7 @@ export class JetStreamTopicConsumer {
     while (!this.stopSignal.signal.aborted && !this.reattach) {
       const unit = Math.min(Math.max(1, Math.round(this.itemsPerMessage)), MAX_ITEMS_PER_MESSAGE);
       const refill = Math.max(1, Math.ceil(concurrency / unit / 4));
-      const free = Math.min(messagesFor(concurrency - this.held - this.reserved, unit, this.fetches.size), MAX_PULL);
+      const free = Math.min(messagesFor(concurrency - this.running - this.turns.length - this.reserved, unit, this.fetches.size), MAX_PULL);
       if (free <= 0 || (this.fetches.size > 0 && free < Math.min(refill, MAX_PULL))) {
         await this.nextChange();
         continue;
@@ -182,7 +180,6 @@ export class JetStreamTopicConsumer {
       safely(() => msg.ack());
       return;
     }
-    this.held += works.length;
     this.itemsPerMessage += (works.length - this.itemsPerMessage) / 8;
     const settled = await Promise.all(
       works.map(async (work) => {
@@ -192,7 +189,6 @@ export class JetStreamTopicConsumer {
           return entry.released ? false : await this.settle(work, entry);
         } finally {
           this.endTurn();
-          this.held--;
           this.notify();
         }
       }),
@@ -219,16 +215,10 @@ export class JetStreamTopicConsumer {
 
   /** Runs one item and stores its retry if it asks for one; false if that could not be stored. */
   private async settle(work: ReceivedWork, entry: InFlight): Promise<boolean> {
-    let outcome: WorkOutcome;
-    let failed = false;
-    try {
-      const result: unknown = await this.handler(work);
-      if (!isWorkOutcome(result)) throw new Error(`handler returned ${JSON.stringify(result)}, not a work outcome`);
-      outcome = result;
-    } catch (error) {
-      failed = true;
-      outcome = await this.afterHandlerFailure(work, error);
-    }
+    const { outcome, failed } = await runHandler(
+      () => this.handler(work),
+      (error) => this.afterHandlerFailure(work, error),
+    );
     if (entry.released) return false;
     if (outcome.kind === 'retry') {
       try {
