@@ -59,6 +59,8 @@ async function main(run: Run): Promise<boolean> {
     '(b) a bare node:http server that parses the JSON body and answers 202, at 64 connections, with the',
     "figure's own body; (c) the server's own `GET /health`. Latencies run from the moment an event was due",
     '(its `sentAtMs`) to its arrival at the receiver; an event never delivered counts as infinitely late.',
+    'Closed loops send untimed warm-up requests first; open loops (figures 3 and 4) first open their 256',
+    'connections with untimed `GET /health` requests, as a keep-alive client would have them open.',
     'Server defaults are kept except `WEBHOOK_DISABLE_AFTER=1000000` (a failing endpoint must stay',
     'enabled for figure 4) and trigger rate limits out of reach (figure 5 measures throughput).',
   ];

@@ -44,6 +44,7 @@ export async function openLoop(ctx: Context, receiver: ReceiverProcess, account:
     headers: ctx.internal,
     body: { kind: 'event', accountId: account.id, idPrefix: `evt_${phase.replace(/\W/g, '')}_` },
     connections: 256,
+    openWith: '/health',
     loop: { kind: 'open', rate, seconds },
   };
   const load = await runLoad(ctx.run, job);

@@ -28,6 +28,11 @@ export interface LoadJob {
   loop: { kind: 'closed'; requests: number } | { kind: 'open'; rate: number; seconds: number };
   /** Untimed requests sent first (closed loop only), to open connections and warm up. */
   warmup?: number;
+  /**
+   * Open loop: a path every connection GETs, untimed, before the timed part, so that the timed part
+   * measures the server and not TCP handshakes and a cold generator (a closed loop uses `warmup`).
+   */
+  openWith?: string;
 }
 
 export interface LoadResult {

@@ -55,6 +55,7 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
       while (index < warm) await send(index++, epochMs(), false);
     }));
   }
+  if (job.loop.kind === 'open' && job.openWith) await openEveryConnection(pool, job.connections, job.openWith);
   const firstSentAt = epochMs();
   let requests: number;
   if (job.loop.kind === 'closed') {
@@ -93,6 +94,20 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
     lastOkAt,
     sampleError,
   };
+}
+
+/** Opens every connection of the pool, as a keep-alive client's pool already would be, with untimed GETs of `path`. */
+async function openEveryConnection(pool: Pool, connections: number, path: string): Promise<void> {
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (sent < connections * 4) {
+        sent++;
+        const response = await pool.request({ method: 'GET', path });
+        await response.body.text();
+      }
+    }),
+  );
 }
 
 serve({ run: (job: LoadJob) => runJob(job) });

@@ -119,17 +119,20 @@ export class TypeormDatabase {
   }
 
   /**
-   * Runs `insert` (an `INSERT ... VALUES ...`) ending in skipDuplicates(keyColumn) and returns how
-   * many rows went in, or null when the engine did not say. SQLite counts inserted rows only. mysql2
-   * connects with CLIENT_FOUND_ROWS, so MySQL's affectedRows counts a skipped duplicate like an
-   * inserted row; the exact figure is in the summary of a multi-row INSERT ("Records: N  Duplicates:
-   * D", D counting every row that met a stored key), which MySQL does not send for a single row.
+   * Runs `insert` (an `INSERT ... VALUES ...` into a table without AUTO_INCREMENT) so that rows whose
+   * key is already stored are skipped, as skipDuplicates(keyColumn) does, and returns how many rows
+   * went in. SQLite counts inserted rows only. mysql2 connects with CLIENT_FOUND_ROWS, so MySQL's
+   * affectedRows counts a skipped duplicate like an inserted row; a multi-row INSERT says it in its
+   * summary ("Records: N  Duplicates: D", D counting every row that met a stored key), which MySQL
+   * does not send for a single row. For that one, the no-op update of a duplicate also calls
+   * LAST_INSERT_ID(1), which MySQL returns as the statement's insert id: 1 means skipped, 0 inserted.
    */
-  async insertSkippingDuplicates(insert: string, params: unknown[], keyColumn: string): Promise<number | null> {
-    const result = await this.exec(`${insert}${this.skipDuplicates(keyColumn)}`, params);
-    if (this.dialect !== 'mysql') return result.affected;
+  async insertSkippingDuplicates(insert: string, params: unknown[], keyColumn: string): Promise<number> {
+    if (this.dialect !== 'mysql') return (await this.exec(`${insert}${this.skipDuplicates(keyColumn)}`, params)).affected;
+    const result = await this.exec(`${insert} ON DUPLICATE KEY UPDATE ${keyColumn} = IF(LAST_INSERT_ID(1), ${keyColumn}, ${keyColumn})`, params);
     const summary = /Records:\s*(\d+)\s+Duplicates:\s*(\d+)/.exec(result.info ?? '');
-    return summary ? Number(summary[1]) - Number(summary[2]) : null;
+    if (summary) return Number(summary[1]) - Number(summary[2]);
+    return result.insertId === 1 ? 0 : result.affected;
   }
 
   async ping(): Promise<void> {

@@ -12,17 +12,10 @@ export async function insertRows(db: TypeormDatabase, table: string, columns: re
   return inserted;
 }
 
-/**
- * The same, skipping the rows whose key is already stored (TypeormDatabase.skipDuplicates: any other
- * error still fails the insert). Returns the rows inserted, or null when the engine did not say
- * (MySQL, a statement of one row).
- */
-export async function insertRowsSkippingDuplicates(db: TypeormDatabase, table: string, columns: readonly string[], rows: unknown[][], keyColumn: string): Promise<number | null> {
-  let inserted: number | null = 0;
-  for (const [sql, params] of statements(table, columns, rows)) {
-    const count = await db.insertSkippingDuplicates(sql, params, keyColumn);
-    inserted = inserted === null || count === null ? null : inserted + count;
-  }
+/** The same, skipping the rows whose key is already stored (TypeormDatabase.insertSkippingDuplicates); returns rows inserted. */
+export async function insertRowsSkippingDuplicates(db: TypeormDatabase, table: string, columns: readonly string[], rows: unknown[][], keyColumn: string): Promise<number> {
+  let inserted = 0;
+  for (const [sql, params] of statements(table, columns, rows)) inserted += await db.insertSkippingDuplicates(sql, params, keyColumn);
   return inserted;
 }
 

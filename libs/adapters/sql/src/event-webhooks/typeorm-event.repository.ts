@@ -16,8 +16,7 @@ export class TypeormEventRepository extends EventRepository {
   /**
    * The insert skips ids already stored (skipDuplicates), including one a concurrent transaction is
    * inserting (it waits on that row's key); any other error fails it. When fewer rows went in than
-   * were given, or the engine did not say how many (MySQL, one row), the rows tagged with this call's
-   * intake id are the ones it inserted.
+   * were given, the rows tagged with this call's intake id are the ones it inserted.
    */
   async insertNew(events: StoredEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
@@ -26,6 +25,7 @@ export class TypeormEventRepository extends EventRepository {
     const inserted = await insertRowsSkippingDuplicates(this.db, 'events', COLUMNS, rows, 'id');
     const keys = new Set(events.map(eventKey));
     if (inserted === keys.size) return keys;
+    if (inserted === 0) return new Set();
     const ids = [...new Set(events.map((e) => e.id))];
     const mine = new Set<string>();
     for (let i = 0; i < ids.length; i += SELECT_CHUNK) {
