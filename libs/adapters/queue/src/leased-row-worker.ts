@@ -1,6 +1,6 @@
 import { Batcher, Clock, WorkOutcome } from '../../../kernel/src';
 import { ClaimedRow, LeasedRows } from './leased-rows';
-import { describeError, QueueLogger, runHandler } from './work-items';
+import { afterHandlerFailure, describeError, QueueLogger, runHandler } from './work-items';
 
 export interface LeasedRowWorkerOptions {
   /** Rows of this topic only; null takes every topic (the outbox relay). */
@@ -142,23 +142,15 @@ export class LeasedRowWorker {
     }
   }
 
-  /** Retry later, or, once the handler has failed `maxHandlerFailures` times, give the row up. */
-  private async afterHandlerFailure(row: ClaimedRow, error: unknown): Promise<WorkOutcome> {
+  private afterHandlerFailure(row: ClaimedRow, error: unknown): Promise<WorkOutcome> {
     const { maxHandlerFailures, giveUp, label } = this.options;
-    const failures = row.failures + 1;
-    const reason = describeError(error);
-    if (maxHandlerFailures !== undefined && giveUp && failures >= maxHandlerFailures) {
-      try {
-        await giveUp(row, reason);
-        this.logger.error({ msg: 'work item dead: its handler kept failing', queue: label, workId: row.id, failures, payload: row.payload, reason });
-        return { kind: 'drop', reason: `handler failed ${failures} times` };
-      } catch (giveUpError) {
-        this.logger.warn(`${label}: could not give up ${row.id}, retrying: ${describeError(giveUpError)}`);
-      }
-    }
-    const at = this.options.retryAfterFailure(row, this.clock.nowMs());
-    this.logger.warn({ msg: 'work item handler failed, retrying', queue: label, workId: row.id, failures, retryAt: at.toISOString(), reason });
-    return { kind: 'retry', at };
+    return afterHandlerFailure(row, error, {
+      maxHandlerFailures,
+      giveUp: giveUp && ((reason) => giveUp(row, reason)),
+      retryAt: () => this.options.retryAfterFailure(row, this.clock.nowMs()),
+      logger: this.logger,
+      where: { queue: label },
+    });
   }
 
   private async renew(): Promise<void> {

@@ -60,6 +60,41 @@ export async function runHandler(handle: () => Promise<unknown>, afterFailure: (
   }
 }
 
+/** What afterHandlerFailure needs to decide for one item whose handler failed. */
+export interface HandlerFailureRules {
+  /** After this many failures (this one included) the item is given up, when `giveUp` is set. */
+  maxHandlerFailures?: number;
+  giveUp?: (reason: string) => Promise<void>;
+  /** When to offer the item again if it is not given up. */
+  retryAt: () => Date;
+  logger: QueueLogger;
+  /** Log fields naming the queue (`queue` or `topic`). */
+  where: Record<string, string>;
+}
+
+/**
+ * The outcome of an item whose handler failed: retried later, or, once the handler has failed
+ * `maxHandlerFailures` times, given up (`giveUp` told, then dropped). A give-up that fails is
+ * retried like the item.
+ */
+export async function afterHandlerFailure(item: { id: string; failures: number; payload: unknown }, error: unknown, rules: HandlerFailureRules): Promise<WorkOutcome> {
+  const failures = item.failures + 1;
+  const reason = describeError(error);
+  const { logger, where } = rules;
+  if (rules.maxHandlerFailures !== undefined && rules.giveUp && failures >= rules.maxHandlerFailures) {
+    try {
+      await rules.giveUp(reason);
+      logger.error({ msg: 'work item dead: its handler kept failing', ...where, workId: item.id, failures, payload: item.payload, reason });
+      return { kind: 'drop', reason: `handler failed ${failures} times` };
+    } catch (giveUpError) {
+      logger.warn({ msg: 'work item could not be given up, retrying', ...where, workId: item.id, reason: describeError(giveUpError) });
+    }
+  }
+  const at = rules.retryAt();
+  logger.warn({ msg: 'work item handler failed, retrying', ...where, workId: item.id, failures, retryAt: at.toISOString(), reason });
+  return { kind: 'retry', at };
+}
+
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 import { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { Clock, ReceivedWork, WorkHandlerFn, WorkOutcome } from '../../../../kernel/src';
-import { describeError, FailureBackoff, failureRetryAt, QueueLogger, runHandler, sleep } from '../work-items';
+import { afterHandlerFailure, describeError, FailureBackoff, failureRetryAt, QueueLogger, runHandler, sleep } from '../work-items';
 import { JetStreamTopology } from './jetstream-topology';
 import { NatsLink } from './nats-link';
 import { decodeMessage, MAX_ITEMS_PER_MESSAGE } from './work-message';
@@ -232,23 +232,15 @@ export class JetStreamTopicConsumer {
     return true;
   }
 
-  /** Retry later, or, once the handler has failed `maxHandlerFailures` times, give the item up. */
-  private async afterHandlerFailure(work: ReceivedWork, error: unknown): Promise<WorkOutcome> {
+  private afterHandlerFailure(work: ReceivedWork, error: unknown): Promise<WorkOutcome> {
     const { maxHandlerFailures, giveUp, topic } = this.options;
-    const failures = work.failures + 1;
-    const reason = describeError(error);
-    if (maxHandlerFailures !== undefined && giveUp && failures >= maxHandlerFailures) {
-      try {
-        await giveUp(work, reason);
-        this.logger.error({ msg: 'work item dead: its handler kept failing', topic, workId: work.id, failures, payload: work.payload, reason });
-        return { kind: 'drop', reason: `handler failed ${failures} times` };
-      } catch (giveUpError) {
-        this.logger.warn(`work queue ${topic}: could not give up ${work.id}, retrying: ${describeError(giveUpError)}`);
-      }
-    }
-    const at = failureRetryAt(this.clock.nowMs(), work.deliveryCount, this.options.failureBackoff);
-    this.logger.warn({ msg: 'work item handler failed, retrying', topic, workId: work.id, failures, retryAt: at.toISOString(), reason });
-    return { kind: 'retry', at };
+    return afterHandlerFailure(work, error, {
+      maxHandlerFailures,
+      giveUp: giveUp && ((reason) => giveUp(work, reason)),
+      retryAt: () => failureRetryAt(this.clock.nowMs(), work.deliveryCount, this.options.failureBackoff),
+      logger: this.logger,
+      where: { topic },
+    });
   }
 
   private toWorks(msg: JsMsg): ReceivedWork[] {
