@@ -54,4 +54,18 @@ describe('readBodyPrefix', () => {
     });
     await expect(readBodyPrefix(failing, 100)).rejects.toMatchObject({ code: 'ECONNRESET' });
   });
+
+  it('rejects a stream that closes before its end', async () => {
+    const cut = new Readable({
+      read() {
+        this.push(Buffer.from('partial'));
+        this.destroy();
+      },
+    });
+    await expect(readBodyPrefix(cut, 100)).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+  });
+
+  it('reads an empty body', async () => {
+    await expect(readBodyPrefix(Readable.from([]), 10)).resolves.toBe('');
+  });
 });
