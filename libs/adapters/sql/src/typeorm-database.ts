@@ -111,25 +111,26 @@ export class TypeormDatabase {
    * The clause that ends an `INSERT INTO t (...) VALUES ...` so that a row whose key is already
    * stored is skipped, and nothing else is: `INSERT IGNORE` (MySQL) would also turn a value too long,
    * a NULL in a NOT NULL column or a bad foreign key into a warning and store something else, and
-   * `INSERT OR IGNORE` (SQLite) would silently drop such a row. `keyColumn`, a column of the table's
-   * primary key, is what MySQL's no-op update assigns to itself. Never use INSERT IGNORE.
+   * `INSERT OR IGNORE` (SQLite) would silently drop such a row. Never use INSERT IGNORE. On MySQL a
+   * duplicate gets a no-op update of `keyColumn` (a column of the table's primary key), which also
+   * calls LAST_INSERT_ID(1): MySQL returns that 1 as the statement's insert id, the only sign that
+   * a one-row insert skipped its row (see insertSkippingDuplicates).
    */
   skipDuplicates(keyColumn: string): string {
-    return this.dialect === 'mysql' ? ` ON DUPLICATE KEY UPDATE ${keyColumn} = ${keyColumn}` : ' ON CONFLICT DO NOTHING';
+    return this.dialect === 'mysql' ? ` ON DUPLICATE KEY UPDATE ${keyColumn} = IF(LAST_INSERT_ID(1), ${keyColumn}, ${keyColumn})` : ' ON CONFLICT DO NOTHING';
   }
 
   /**
-   * Runs `insert` (an `INSERT ... VALUES ...` into a table without AUTO_INCREMENT) so that rows whose
-   * key is already stored are skipped, as skipDuplicates(keyColumn) does, and returns how many rows
-   * went in. SQLite counts inserted rows only. mysql2 connects with CLIENT_FOUND_ROWS, so MySQL's
-   * affectedRows counts a skipped duplicate like an inserted row; a multi-row INSERT says it in its
-   * summary ("Records: N  Duplicates: D", D counting every row that met a stored key), which MySQL
-   * does not send for a single row. For that one, the no-op update of a duplicate also calls
-   * LAST_INSERT_ID(1), which MySQL returns as the statement's insert id: 1 means skipped, 0 inserted.
+   * Runs `insert` (an `INSERT ... VALUES ...` into a table without AUTO_INCREMENT) ending in
+   * skipDuplicates(keyColumn) and returns how many rows went in. SQLite counts inserted rows only.
+   * mysql2 connects with CLIENT_FOUND_ROWS, so MySQL's affectedRows counts a skipped duplicate like
+   * an inserted row; a multi-row INSERT says it in its summary ("Records: N  Duplicates: D", D
+   * counting every row that met a stored key), which MySQL does not send for a single row: for that
+   * one the insert id tells (1 skipped, 0 inserted).
    */
   async insertSkippingDuplicates(insert: string, params: unknown[], keyColumn: string): Promise<number> {
-    if (this.dialect !== 'mysql') return (await this.exec(`${insert}${this.skipDuplicates(keyColumn)}`, params)).affected;
-    const result = await this.exec(`${insert} ON DUPLICATE KEY UPDATE ${keyColumn} = IF(LAST_INSERT_ID(1), ${keyColumn}, ${keyColumn})`, params);
+    const result = await this.exec(`${insert}${this.skipDuplicates(keyColumn)}`, params);
+    if (this.dialect !== 'mysql') return result.affected;
     const summary = /Records:\s*(\d+)\s+Duplicates:\s*(\d+)/.exec(result.info ?? '');
     if (summary) return Number(summary[1]) - Number(summary[2]);
     return result.insertId === 1 ? 0 : result.affected;
