@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { QueueBacklog } from '../../../kernel/src';
-import { TypeormDatabase } from '../../sql/src/typeorm-database';
+import { LEASE_WRITE, TypeormDatabase } from '../../sql/src/typeorm-database';
 
 /**
  * The lease-claim SQL shared by the database queue (`work_items`) and the NATS outbox relay
@@ -106,7 +106,7 @@ export class LeasedRows {
     let rows: Array<Record<string, unknown>>;
     if (this.db.dialect === 'sqlite') {
       // One statement takes SQLite's writer lock at once, which makes it atomic across processes.
-      rows = await this.db.query(`UPDATE ${this.table.name} SET ${set} WHERE id IN (${pick}) RETURNING ${this.columns}`, [...setParams, ...params]);
+      rows = await this.db.query(`UPDATE ${this.table.name} SET ${set} WHERE id IN (${pick}) RETURNING ${this.columns}`, [...setParams, ...params], LEASE_WRITE);
     } else {
       rows = await this.db.transaction(async () => {
         const picked = await this.db.query<{ id: string }>(`${pick} FOR UPDATE SKIP LOCKED`, params);
@@ -122,13 +122,13 @@ export class LeasedRows {
   /** Extends the lease of rows still held under `token`; returns how many still are. */
   async renew(ids: string[], token: string, untilMs: number): Promise<number> {
     if (ids.length === 0) return 0;
-    const result = await this.db.exec(`UPDATE ${this.table.name} SET available_at = ? WHERE id IN (${marks(ids)}) AND lease_token = ?`, [untilMs, ...ids, token]);
+    const result = await this.db.exec(`UPDATE ${this.table.name} SET available_at = ? WHERE id IN (${marks(ids)}) AND lease_token = ?`, [untilMs, ...ids, token], LEASE_WRITE);
     return result.affected;
   }
 
   /** Done with the row (ack). False when the lease was lost meanwhile. */
   async complete(id: string, token: string): Promise<boolean> {
-    const result = await this.db.exec(`DELETE FROM ${this.table.name} WHERE id = ? AND lease_token = ?`, [id, token]);
+    const result = await this.db.exec(`DELETE FROM ${this.table.name} WHERE id = ? AND lease_token = ?`, [id, token], LEASE_WRITE);
     return result.affected > 0;
   }
 
@@ -138,7 +138,7 @@ export class LeasedRows {
     const ids = rows.map((r) => r.id);
     const tokens = [...new Set(rows.map((r) => r.token))];
     const where = `id IN (${marks(ids)}) AND lease_token IN (${marks(tokens)})`;
-    const { affected } = await this.db.exec(`DELETE FROM ${this.table.name} WHERE ${where}`, [...ids, ...tokens]);
+    const { affected } = await this.db.exec(`DELETE FROM ${this.table.name} WHERE ${where}`, [...ids, ...tokens], LEASE_WRITE);
     if (affected === rows.length) return new Set(ids);
     // Some leases ran out meanwhile: rows still there under another token were not ours to delete.
     const others = await this.db.query<{ id: string }>(`SELECT id FROM ${this.table.name} WHERE id IN (${marks(ids)})`, ids);
@@ -160,7 +160,7 @@ export class LeasedRows {
   /** Gives leased rows back for anyone to take at once. */
   async release(ids: string[], token: string, nowMs: number): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.exec(`UPDATE ${this.table.name} SET available_at = ?, lease_token = NULL WHERE id IN (${marks(ids)}) AND lease_token = ?`, [nowMs, ...ids, token]);
+    await this.db.exec(`UPDATE ${this.table.name} SET available_at = ?, lease_token = NULL WHERE id IN (${marks(ids)}) AND lease_token = ?`, [nowMs, ...ids, token], LEASE_WRITE);
   }
 
   /** Rows among `ids` that exist and nobody holds (what the outbox fast path may still publish). */

@@ -19,6 +19,27 @@ export interface ExecResult<T> {
   info: string | null;
 }
 
+export interface ExecOptions {
+  /**
+   * False for a write whose loss in a power cut costs nothing but work done again: a lease taken,
+   * renewed or given back, a queue item acknowledged, a delivery claimed. On SQLite, outside a
+   * transaction, such a write commits without syncing the WAL (synchronous=NORMAL for that statement
+   * alone, where every other commit pays an fsync under FULL); the next durable commit syncs it with
+   * its own, and the WAL keeps commits in order, so nothing durable ever depends on it. Elsewhere it
+   * changes nothing.
+   */
+  durable?: boolean;
+}
+
+/** The options of a lease write (see ExecOptions.durable). */
+export const LEASE_WRITE: ExecOptions = Object.freeze({ durable: false });
+
+/** The better-sqlite3 connection behind TypeORM's driver, for the one pragma TypeORM cannot set per statement. */
+interface RawSqlite {
+  pragma(source: string, options: { simple: true }): unknown;
+  exec(source: string): unknown;
+}
+
 /**
  * The one handle every TypeORM repository goes through. It joins the ambient transaction (kept
  * in AsyncLocalStorage so domain code never sees a manager) and, on SQLite, serialises access:
@@ -28,6 +49,8 @@ export interface ExecResult<T> {
 export class TypeormDatabase {
   private readonly context = new AsyncLocalStorage<TxContext>();
   private readonly sqliteLock = new Mutex();
+  /** SQLite's synchronous level as opened, read at the first non-durable write (null: not above NORMAL, nothing to relax). */
+  private sqliteSync: { level: number } | null | undefined;
 
   constructor(
     readonly dataSource: DataSource,
@@ -35,7 +58,8 @@ export class TypeormDatabase {
   ) {}
 
   /** Runs one statement (or a few that need no atomicity) in the ambient transaction if any. */
-  async exec<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<ExecResult<T>> {
+  async exec<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: ExecOptions = {}): Promise<ExecResult<T>> {
+    const durable = options.durable ?? true;
     return this.withManager(async (manager) => {
       const result = await runStructured(manager, this.dataSource, sql, params);
       const rows = Array.isArray(result.records) ? (result.records as T[]) : [];
@@ -44,11 +68,11 @@ export class TypeormDatabase {
       const insertId = typeof raw === 'object' && raw !== null ? (raw.insertId ?? null) : raw === undefined ? null : Number(raw);
       const info = typeof raw === 'object' && raw !== null && typeof raw.info === 'string' && raw.info !== '' ? raw.info : null;
       return { rows, affected, insertId, info };
-    });
+    }, durable);
   }
 
-  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.exec<T>(sql, params)).rows;
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: ExecOptions = {}): Promise<T[]> {
+    return (await this.exec<T>(sql, params, options)).rows;
   }
 
   /**
@@ -61,13 +85,31 @@ export class TypeormDatabase {
     return this.dialect === 'sqlite' ? `+${column}` : column;
   }
 
-  async withManager<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async withManager<T>(work: (manager: EntityManager) => Promise<T>, durable = true): Promise<T> {
     const tx = this.context.getStore();
     if (tx) return translateErrors(() => work(tx.manager));
     if (this.dialect === 'sqlite') {
-      return this.sqliteLock.run(() => translateErrors(() => work(this.dataSource.manager)));
+      const run = () => work(this.dataSource.manager);
+      return this.sqliteLock.run(() => translateErrors(durable ? run : () => this.withoutWalSync(run)));
     }
     return translateErrors(() => work(this.dataSource.manager));
+  }
+
+  /** Runs `work` (under the SQLite lock, outside any transaction) with synchronous=NORMAL, then puts the level back. */
+  private async withoutWalSync<T>(work: () => Promise<T>): Promise<T> {
+    const raw = (this.dataSource.driver as unknown as { databaseConnection: RawSqlite }).databaseConnection;
+    if (this.sqliteSync === undefined) {
+      const level = Number(raw.pragma('synchronous', { simple: true }));
+      this.sqliteSync = level > 1 ? { level } : null;
+    }
+    if (this.sqliteSync === null) return work();
+    // exec, not a prepared statement: SQLite applies this pragma when it compiles it.
+    raw.exec('PRAGMA synchronous = NORMAL');
+    try {
+      return await work();
+    } finally {
+      raw.exec(`PRAGMA synchronous = ${this.sqliteSync.level}`);
+    }
   }
 
   async transaction<T>(work: () => Promise<T>): Promise<T> {

@@ -11,7 +11,7 @@ import {
   WaitingSummary,
 } from '../../../../event-webhooks/src/deliveries/delivery.repository';
 import { rescheduleStaleRows } from '../reschedule-stale';
-import { TypeormDatabase } from '../typeorm-database';
+import { LEASE_WRITE, TypeormDatabase } from '../typeorm-database';
 import { ATTEMPT_COLUMNS, AttemptRow, COLUMN_NAMES, COLUMNS, DeliveryRow, INSERT_COLUMNS, toAttempt, toDispatchDelivery } from './delivery-rows';
 import { insertRows, placeholders } from './multi-row-insert';
 
@@ -94,6 +94,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
        WHERE id IN (${placeholders(ids)}) AND seq = ${seqCase} AND ${this.db.filterOnly('status')} IN (${WAITING})
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`,
       [leaseUntil.getTime(), token, ...ids, ...claims.flatMap((c) => [c.id, c.seq]), now.getTime(), now.getTime()],
+      LEASE_WRITE,
     );
     if (affected === 0) return new Map();
     const rows = await this.db.query<{ id: string; webhook_version: number | string | null }>(
