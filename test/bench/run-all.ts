@@ -61,8 +61,10 @@ async function main(run: Run): Promise<boolean> {
     '(its `sentAtMs`) to its arrival at the receiver; an event never delivered counts as infinitely late.',
     'Closed loops send untimed warm-up requests first; open loops (figures 3 and 4) first open their 256',
     'connections with untimed `GET /health` requests, as a keep-alive client would have them open.',
-    'Server defaults are kept except `WEBHOOK_DISABLE_AFTER=1000000` (a failing endpoint must stay',
-    'enabled for figure 4) and trigger rate limits out of reach (figure 5 measures throughput).',
+    'Server defaults are kept (`LOG_LEVEL=info` included: a log line per request, into a file), with a',
+    '`SECRETS_KEY` as production has, `ALLOW_PRIVATE_TARGETS=true` (the receiver is on 127.0.0.1),',
+    '`WEBHOOK_DISABLE_AFTER=1000000` (a failing endpoint must stay enabled for figure 4) and trigger rate',
+    'limits out of reach (figure 5 measures throughput).',
   ];
   const notes = readFileSync(join(__dirname, '../../../test/bench/notes.md'), 'utf8');
   const document = `${markdown(rows, ledger, header)}\n${notes}`;

@@ -49,7 +49,6 @@ export class BenchServer {
       INTERNAL_TOKEN: this.internalToken,
       SECRETS_KEY: randomBytes(32).toString('hex'),
       ALLOW_PRIVATE_TARGETS: 'true',
-      LOG_LEVEL: 'warn',
       // Fairness (ii) keeps an endpoint failing for thousands of attempts; at the default 10 the
       // webhook would be disabled and its deliveries skipped, which measures nothing.
       WEBHOOK_DISABLE_AFTER: '1000000',
