@@ -8,6 +8,8 @@ import type { Baselines } from './context';
 
 export const BURST_EVENTS = () => scaled(20_000, 1_000);
 export const SINGLE_EVENTS = () => scaled(10_000, 500);
+/** Untimed single events sent before figure 2's measured ones. */
+export const SINGLE_EVENTS_WARM_UP = () => scaled(1_000, 100);
 export const TRIGGER_CALLS = () => scaled(10_000, 500);
 export const LARGE_TRIGGER_CALLS = () => scaled(2_000, 100);
 export const CONNECTIONS = 64;
