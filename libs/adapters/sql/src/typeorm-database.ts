@@ -49,8 +49,8 @@ interface RawSqlite {
 export class TypeormDatabase {
   private readonly context = new AsyncLocalStorage<TxContext>();
   private readonly sqliteLock = new Mutex();
-  /** SQLite's synchronous level as opened, read at the first non-durable write (null: not above NORMAL, nothing to relax). */
-  private sqliteSync: { level: number } | null | undefined;
+  /** SQLite's synchronous level as opened, read at the first non-durable write. */
+  private sqliteSyncLevel: number | undefined;
 
   constructor(
     readonly dataSource: DataSource,
@@ -98,17 +98,15 @@ export class TypeormDatabase {
   /** Runs `work` (under the SQLite lock, outside any transaction) with synchronous=NORMAL, then puts the level back. */
   private async withoutWalSync<T>(work: () => Promise<T>): Promise<T> {
     const raw = (this.dataSource.driver as unknown as { databaseConnection: RawSqlite }).databaseConnection;
-    if (this.sqliteSync === undefined) {
-      const level = Number(raw.pragma('synchronous', { simple: true }));
-      this.sqliteSync = level > 1 ? { level } : null;
-    }
-    if (this.sqliteSync === null) return work();
+    const level = (this.sqliteSyncLevel ??= Number(raw.pragma('synchronous', { simple: true })));
+    // Already NORMAL (1) or OFF (0): nothing to relax.
+    if (level <= 1) return work();
     // exec, not a prepared statement: SQLite applies this pragma when it compiles it.
     raw.exec('PRAGMA synchronous = NORMAL');
     try {
       return await work();
     } finally {
-      raw.exec(`PRAGMA synchronous = ${this.sqliteSync.level}`);
+      raw.exec(`PRAGMA synchronous = ${level}`);
     }
   }
 
