@@ -53,6 +53,25 @@ describe('lease writes on SQLite', () => {
     expect(await levels()).toEqual({ transaction: 2, lease: 1, 'transaction after': 2 });
   });
 
+  it('commit a redoable transaction without the WAL sync, and the transactions beside it with it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const redoable = db.transaction(async () => {
+      await held;
+      await db.exec(PROBE, ['redoable']);
+      await db.exec(PROBE, ['redoable, lease write'], LEASE_WRITE);
+    }, { durable: false });
+    const durable = db.transaction(() => db.exec(PROBE, ['durable']));
+    const lease = db.exec(PROBE, ['lease'], LEASE_WRITE);
+    release();
+    await Promise.all([redoable, durable, lease]);
+    expect(await levels()).toEqual({ redoable: 1, 'redoable, lease write': 1, durable: 2, lease: 1 });
+    await db.transaction(() => db.transaction(() => db.exec(PROBE, ['joined a durable one']), { durable: false }));
+    expect(await levels()).toMatchObject({ 'joined a durable one': 2 });
+    await expect(db.transaction(() => db.exec(PROBE, ['durable']), { durable: false })).rejects.toThrow(/UNIQUE/);
+    expect(await currentLevel()).toBe(2);
+  });
+
   it('put the level back when the lease write fails', async () => {
     await db.exec(PROBE, ['taken']);
     await expect(db.exec(PROBE, ['taken'], LEASE_WRITE)).rejects.toThrow(/UNIQUE/);
@@ -100,5 +119,17 @@ describe('lease writes on MySQL', () => {
     const { affected } = await database.db.exec('INSERT INTO lease_probe (label) VALUES (?)', ['lease'], LEASE_WRITE);
     expect(affected).toBe(1);
     expect(await database.db.query('SELECT label FROM lease_probe')).toEqual([{ label: 'lease' }]);
+  });
+
+  it('make redoable transactions plain transactions', async () => {
+    if (skip) return;
+    await database.db.transaction(() => database.db.exec('INSERT INTO lease_probe (label) VALUES (?)', ['redoable']), { durable: false });
+    await expect(
+      database.db.transaction(async () => {
+        await database.db.exec('INSERT INTO lease_probe (label) VALUES (?)', ['rolled back']);
+        throw new Error('fails');
+      }, { durable: false }),
+    ).rejects.toThrow('fails');
+    expect(await database.db.query('SELECT label FROM lease_probe ORDER BY label')).toEqual([{ label: 'lease' }, { label: 'redoable' }]);
   });
 });

@@ -95,7 +95,7 @@ export class TypeormDatabase {
     return translateErrors(() => work(this.dataSource.manager));
   }
 
-  /** Runs `work` (under the SQLite lock, outside any transaction) with synchronous=NORMAL, then puts the level back. */
+  /** Runs `work` (under the SQLite lock, outside any open transaction) with synchronous=NORMAL, then puts the level back. */
   private async withoutWalSync<T>(work: () => Promise<T>): Promise<T> {
     const raw = (this.dataSource.driver as unknown as { databaseConnection: RawSqlite }).databaseConnection;
     const level = (this.sqliteSyncLevel ??= Number(raw.pragma('synchronous', { simple: true })));
@@ -110,7 +110,12 @@ export class TypeormDatabase {
     }
   }
 
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in one transaction, or in the caller's if one is open. `durable: false` (a
+   * transaction that only records work done, UnitOfWorkOptions in libs/kernel) commits on SQLite
+   * without the WAL sync, like a lease write; a transaction it joins keeps the outer one's level.
+   */
+  async transaction<T>(work: () => Promise<T>, options: ExecOptions = {}): Promise<T> {
     if (this.context.getStore()) return work();
     const callbacks: TxContext['afterCommit'] = [];
     const run = () =>
@@ -120,7 +125,9 @@ export class TypeormDatabase {
           return this.context.run({ manager, afterCommit: callbacks }, work);
         }),
       );
-    const result = this.dialect === 'sqlite' ? await this.sqliteLock.run(run) : await retryOnDeadlock(run);
+    const durable = options.durable ?? true;
+    const result =
+      this.dialect === 'sqlite' ? await this.sqliteLock.run(durable ? run : () => this.withoutWalSync(run)) : await retryOnDeadlock(run);
     for (const callback of callbacks) {
       try {
         await callback();

@@ -1,4 +1,4 @@
-import { UnitOfWork } from '../../../kernel/src';
+import { UnitOfWork, UnitOfWorkOptions } from '../../../kernel/src';
 import { TypeormDatabase } from './typeorm-database';
 
 export class TypeormUnitOfWork extends UnitOfWork {
@@ -6,8 +6,8 @@ export class TypeormUnitOfWork extends UnitOfWork {
     super();
   }
 
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
+  run<T>(work: () => Promise<T>, options?: UnitOfWorkOptions): Promise<T> {
+    return this.db.transaction(work, options);
   }
 
   afterCommit(callback: () => void | Promise<void>): void {

@@ -30,6 +30,8 @@ describe(AttemptRecorder.name, () => {
       sut.record({ delivery: c, claimToken: 't', attempt: attempt(500), success: false }),
     ]);
     expect(h.uow.runs - runs).toBe(1);
+    // Only attempts already made are recorded: lost in a power cut, they are made again.
+    expect(h.uow.durability.at(-1)).toBe(false);
     expect(results.map((r) => r?.outcome.status)).toEqual(['retrying', 'succeeded', 'retrying']);
     // a failure, a success, a failure: the counter restarted at the success
     expect(h.webhooks.rows.get(webhook.id)!.consecutiveFailures).toBe(1);

@@ -1,4 +1,4 @@
-import { Batcher, Clock, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { Batcher, Clock, REDOABLE, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { statsRowsOf } from '../stats/webhook-stats';
 import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
@@ -88,7 +88,9 @@ export class AttemptRecorder {
       }
       const byId = new Map(records.map((r) => [r.deliveryId, r.outcome]));
       return batch.map((f): RecordResult => (byId.has(f.delivery.id) ? { outcome: byId.get(f.delivery.id)! } : null));
-    });
+      // Redoable: lost in a power cut, these attempts are made again (at-least-once): their queue
+      // items are acknowledged after this commit, and the sweeper re-queues a delivery left waiting.
+    }, REDOABLE);
     for (const each of disabled) this.observer.disabled({ ...each, reason: 'consecutive_failures' });
     return results;
   }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Clock } from '../clock';
 import { JobLease } from '../job-lease';
 import { OutboundHttp, OutboundRequest, OutboundResult } from '../outbound-http';
-import { UnitOfWork } from '../unit-of-work';
+import { UnitOfWork, UnitOfWorkOptions } from '../unit-of-work';
 import { ConsumeOptions, QueueBacklog, TopicBacklog, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../work-queue';
 
 /** In-memory fakes of the kernel ports, the one set every lib's unit tests use. */
@@ -37,6 +37,8 @@ export interface Snapshotting {
 export class InMemoryUnitOfWork extends UnitOfWork {
   /** Outermost runs so far (one per transaction). */
   runs = 0;
+  /** `durable` of each outermost run, in order (default true). */
+  readonly durability: boolean[] = [];
   private tail: Promise<unknown> = Promise.resolve();
   private readonly context = new AsyncLocalStorage<Array<() => void | Promise<void>>>();
 
@@ -44,10 +46,11 @@ export class InMemoryUnitOfWork extends UnitOfWork {
     super();
   }
 
-  run<T>(work: () => Promise<T>): Promise<T> {
+  run<T>(work: () => Promise<T>, options?: UnitOfWorkOptions): Promise<T> {
     if (this.context.getStore()) return work();
     const result = this.tail.then(async () => {
       this.runs++;
+      this.durability.push(options?.durable ?? true);
       const restores = this.stores.map((s) => s.snapshot());
       const callbacks: Array<() => void | Promise<void>> = [];
       try {
