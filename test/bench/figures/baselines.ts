@@ -3,8 +3,6 @@ import { scaled } from '../bench-support';
 import type { LoadJob, LoadResult } from '../harness/load-job';
 import { Run } from '../harness/run';
 import { ReceiverProcess, runLoad, serverErrors, startBareIntake } from '../harness/tools';
-import { jsonBody, TRIGGER_LIMIT_BYTES } from './bodies';
-import type { Baselines } from './context';
 
 export const BURST_EVENTS = () => scaled(20_000, 1_000);
 export const SINGLE_EVENTS = () => scaled(10_000, 500);
@@ -14,48 +12,74 @@ export const TRIGGER_CALLS = () => scaled(10_000, 500);
 export const LARGE_TRIGGER_CALLS = () => scaled(2_000, 100);
 export const CONNECTIONS = 64;
 
+/** A baseline measured right before and right after its figure; the figure's ratio uses their mean. */
+export interface Bracketed {
+  before: number;
+  after: number;
+  mean: number;
+}
+
+/** "baseline 11,200 before, 12,100 after": what a figure's note says of its bracketing baseline. */
+export const describeBracket = (b: Bracketed): string => `baseline ${perSecond(b.before)} before, ${perSecond(b.after)} after`;
+const perSecond = (value: number) => Math.round(value).toLocaleString('en');
+
+/** Measures the baseline, runs the figure, measures the baseline again. */
+export async function bracketed<T>(measure: () => Promise<number>, figure: () => Promise<T>): Promise<{ result: T; baseline: Bracketed }> {
+  const before = await measure();
+  const result = await figure();
+  const after = await measure();
+  return { result, baseline: { before, after, mean: (before + after) / 2 } };
+}
+
 /**
- * The ceilings, each in processes of its own and measured in the same run:
+ * The ceilings, each in processes of its own, measured beside the figure they bound (this
+ * machine's speed swings by a third from one minute to the next, so a baseline from the start of
+ * the run would pair a figure with another minute's machine):
  * (a) a bare undici + HMAC loop POSTing the same signed envelope to the same receiver, 64 in flight;
  * (b) a bare node:http server that parses the JSON and answers 202, loaded by the same generator at
  *     64 connections with the bodies the figures send (one event, 1 KB, 256 KB).
  */
-export async function measureBaselines(run: Run, receiver: ReceiverProcess): Promise<Baselines> {
-  const secret = generateSecret();
-  await receiver.configure({ secret, mode: { status: 200, delayMs: 0 } });
-  await receiver.reset();
-  const delivery = await runLoad(run, {
-    origin: receiver.url,
-    method: 'POST',
-    paths: ['/baseline'],
-    headers: {},
-    body: { kind: 'signed-envelope', secret, accountId: 1, idPrefix: 'evt_baseline_' },
-    connections: CONNECTIONS,
-    loop: { kind: 'closed', requests: BURST_EVENTS() },
-    warmup: 500,
-  });
-  const checked = await receiver.stats();
-  if (checked.signaturesFailed > 0) throw new Error(`the receiver rejected ${checked.signaturesFailed} baseline signatures: the harness is broken`);
-  assertClean('(a) delivery loop', delivery);
+export class BaselineMeter {
+  constructor(
+    private readonly run: Run,
+    private readonly receiver: ReceiverProcess,
+  ) {}
 
-  const bare = await startBareIntake(run);
-  try {
-    const load = async (body: LoadJob['body'], requests: number) => {
-      const result = await runLoad(run, { origin: bare.origin, method: 'POST', paths: ['/intake'], headers: {}, body, connections: CONNECTIONS, loop: { kind: 'closed', requests }, warmup: 200 });
+  /**
+   * (a): deliveries/s and the mean body size of its envelopes. The receiver is left checking
+   * signatures with the baseline's own secret: whoever uses it next configures it again.
+   */
+  async delivery(): Promise<{ perSecond: number; bodyBytes: number }> {
+    const secret = generateSecret();
+    await this.receiver.configure({ secret, mode: { status: 200, delayMs: 0 } });
+    await this.receiver.reset();
+    const result = await runLoad(this.run, {
+      origin: this.receiver.url,
+      method: 'POST',
+      paths: ['/baseline'],
+      headers: {},
+      body: { kind: 'signed-envelope', secret, accountId: 1, idPrefix: 'evt_baseline_' },
+      connections: CONNECTIONS,
+      loop: { kind: 'closed', requests: BURST_EVENTS() },
+      warmup: 500,
+    });
+    const checked = await this.receiver.stats();
+    if (checked.signaturesFailed > 0) throw new Error(`the receiver rejected ${checked.signaturesFailed} baseline signatures: the harness is broken`);
+    assertClean('(a) delivery loop', result);
+    await this.receiver.reset();
+    return { perSecond: result.okPerSecond, bodyBytes: checked.meanBodyBytes };
+  }
+
+  /** (b) with `body`, `requests` times at 64 connections after 200 untimed: requests/s. */
+  async intake(body: LoadJob['body'], requests: number): Promise<number> {
+    const bare = await startBareIntake(this.run);
+    try {
+      const result = await runLoad(this.run, { origin: bare.origin, method: 'POST', paths: ['/intake'], headers: {}, body, connections: CONNECTIONS, loop: { kind: 'closed', requests }, warmup: 200 });
       assertClean('(b) bare intake', result);
       return result.okPerSecond;
-    };
-    return {
-      delivery: delivery.okPerSecond,
-      deliveryBodyBytes: checked.meanBodyBytes,
-      intake: {
-        event: await load({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, SINGLE_EVENTS()),
-        oneKb: await load({ kind: 'fixed', text: jsonBody(1024) }, TRIGGER_CALLS()),
-        maxTrigger: await load({ kind: 'fixed', text: jsonBody(TRIGGER_LIMIT_BYTES) }, LARGE_TRIGGER_CALLS()),
-      },
-    };
-  } finally {
-    await run.stop(bare.child, 2_000);
+    } finally {
+      await this.run.stop(bare.child, 2_000);
+    }
   }
 }
 

@@ -4,16 +4,7 @@ import { Run } from '../harness/run';
 import { BenchServer } from '../harness/server';
 import { ReceiverProcess, serverErrors } from '../harness/tools';
 import { FigureRow, figureRow, LedgerRow } from '../report';
-
-/** The baselines of one profile, measured in the same run before the server starts. */
-export interface Baselines {
-  /** (a) bare undici + HMAC loop to the receiver, 64 in flight: deliveries/s. */
-  delivery: number;
-  /** Mean body size of (a)'s envelopes, to show they match the server's. */
-  deliveryBodyBytes: number;
-  /** (b) bare node:http JSON 202 server at 64 connections, by body: requests/s. */
-  intake: { event: number; oneKb: number; maxTrigger: number };
-}
+import type { BaselineMeter } from './baselines';
 
 /** What every figure of one profile works with, and where it puts its rows. */
 export class Context {
@@ -30,7 +21,8 @@ export class Context {
     /** Receives the main account's webhook (answers 200 at once). */
     readonly receiver: ReceiverProcess,
     readonly account: { id: number; apiKey: string },
-    readonly baselines: Baselines,
+    /** Measures the baselines, beside the figures they bound. */
+    readonly baselines: BaselineMeter,
     /** The main account's webhook, pointing at the receiver (whose signature checks use its secret). */
     readonly mainWebhook: { id: string; secret: string },
   ) {}

@@ -1,7 +1,7 @@
 import { round, scaled } from '../bench-support';
 import type { LoadJob, LoadResult } from '../harness/load-job';
 import { runLoad, serverErrors } from '../harness/tools';
-import { CONNECTIONS, LARGE_TRIGGER_CALLS, TRIGGER_CALLS } from './baselines';
+import { bracketed, CONNECTIONS, describeBracket, LARGE_TRIGGER_CALLS, TRIGGER_CALLS } from './baselines';
 import { jsonBody, TRIGGER_LIMIT_BYTES } from './bodies';
 import { Context } from './context';
 
@@ -33,20 +33,24 @@ export async function lookupsAndTriggers(ctx: Context): Promise<void> {
   });
 
   const paths = await triggerPaths(ctx, account.apiKey);
-  for (const [bytes, calls, baseline, target] of [
-    [1024, TRIGGER_CALLS(), ctx.baselines.intake.oneKb, 0.3],
-    [TRIGGER_LIMIT_BYTES, LARGE_TRIGGER_CALLS(), ctx.baselines.intake.maxTrigger, null],
+  for (const [bytes, calls, target] of [
+    [1024, TRIGGER_CALLS(), 0.3],
+    [TRIGGER_LIMIT_BYTES, LARGE_TRIGGER_CALLS(), null],
   ] as const) {
-    const result = await closed(`trigger ${bytes} B`, { method: 'POST', paths, headers: {}, body: { kind: 'fixed', text: jsonBody(bytes) } }, calls, 100);
+    const body = { kind: 'fixed', text: jsonBody(bytes) } as const;
+    const { result, baseline } = await bracketed(
+      () => ctx.baselines.intake(body, calls),
+      () => closed(`trigger ${bytes} B`, { method: 'POST', paths, headers: {}, body }, calls, 100),
+    );
     ctx.add({
       figure: 5,
       name: `POST /hooks/{token}, ${bytes === 1024 ? '1 KB' : '256 KB'} body, 64 connections`,
       value: result.okPerSecond,
       unit: 'req/s',
-      baseline,
+      baseline: baseline.mean,
       baselineName: '(b) bare node:http',
       target: target === null ? { kind: 'none' } : { kind: 'ratio-at-least', value: target },
-      note: `p50 ${round(result.p50)} ms, p99 ${round(result.p99)} ms; ${serverErrors(result)} answers 5xx or none${target === null ? ' (informational)' : ''}`,
+      note: `p50 ${round(result.p50)} ms, p99 ${round(result.p99)} ms; ${serverErrors(result)} answers 5xx or none${target === null ? ' (informational)' : ''}; ${describeBracket(baseline)}`,
     });
   }
 }

@@ -1,7 +1,7 @@
 import { Run } from '../harness/run';
 import { BenchServer, Profile } from '../harness/server';
 import { ReceiverProcess } from '../harness/tools';
-import { measureBaselines } from './baselines';
+import { BaselineMeter } from './baselines';
 import { burst } from './burst';
 import { Context } from './context';
 import { fairness } from './fairness';
@@ -11,22 +11,20 @@ import { memory } from './memory';
 import { webhookStats } from './stats';
 
 /**
- * Every selected figure of one profile, in an order where each starts from a quiet server:
- * baselines before the server starts; the burst (1, 6, 9) first; fairness after the figures a
+ * Every selected figure of one profile, in an order where each starts from a quiet server: the
+ * burst (1, 6, 9) first; fairness after the figures a
  * left-over backlog would disturb; memory last, since it leaves a backlog of its own.
  */
 export async function benchProfile(run: Run, profile: Profile, selected: Set<number>, progress: (step: string) => void): Promise<Context> {
-  progress('receiver and baselines');
+  progress('receiver and server start');
   const receiver = await ReceiverProcess.start(run, `${profile}-receiver`);
-  const baselines = await measureBaselines(run, receiver);
-  progress('server start');
   const server = new BenchServer(run, profile);
   try {
     await server.start();
     const account = await server.createAccount('Bench');
     const webhook = await server.createWebhook(account.apiKey, `${receiver.url}/main`, ['contact.created']);
     await receiver.configure({ secret: webhook.secret });
-    const ctx = new Context(run, server, receiver, account, baselines, webhook);
+    const ctx = new Context(run, server, receiver, account, new BaselineMeter(run, receiver), webhook);
     const steps: Array<[number[], string, () => Promise<void>]> = [
       [[1, 6, 9], 'burst', () => burst(ctx, { scaleOut: selected.has(9) })],
       [[2], 'single events', () => singles(ctx)],
