@@ -8,9 +8,9 @@ import {
   type TransportErrorKind,
 } from '../../../kernel/src';
 import { buildAddressGuardedConnector } from './address-guarded-connector';
+import { CappedPost } from './capped-post';
 import { classifyTransportError } from './classify-transport-error';
 import { OutboundTimeoutError } from './outbound-timeout-error';
-import { readBodyPrefix } from './read-body-prefix';
 
 export interface UndiciOutboundHttpOptions {
   /** Total time limit of one call (connect + headers + body), unless the request sets its own. */
@@ -32,6 +32,7 @@ const DEFAULT_CONNECTIONS_PER_ORIGIN = 10;
  */
 export class UndiciOutboundHttp extends OutboundHttp {
   private readonly agent: Agent;
+  private readonly targets = new Map<string, Target | string>();
 
   get userAgent(): string {
     return this.options.userAgent;
@@ -56,38 +57,35 @@ export class UndiciOutboundHttp extends OutboundHttp {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
 
-    const target = parseTargetUrl(request.url);
+    const target = this.targetOf(request.url);
     if (typeof target === 'string') {
       return failure('invalid_url', target, elapsed());
     }
 
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new OutboundTimeoutError(timeoutMs)), timeoutMs);
-    let status: number | null = null;
+    const call = new CappedPost(RESPONSE_BODY_LIMIT_BYTES);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      call.abort(new OutboundTimeoutError(timeoutMs));
+    }, timeoutMs);
     try {
-      const response = await this.agent.request({
+      const { status, retryAfter, body } = await call.send(this.agent, {
         origin: target.origin,
-        path: target.pathname + target.search,
+        path: target.path,
         method: 'POST',
         headers: this.headersFor(request.headers),
         body: request.body,
-        signal: controller.signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-      });
-      status = response.statusCode;
-      const body = await readBodyPrefix(response.body, RESPONSE_BODY_LIMIT_BYTES);
-      const retryAfter = status === 429 || status === 503 ? response.headers['retry-after'] : undefined;
-      const retryAfterMs = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, Date.now());
+      }).answer;
+      const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter, Date.now()) : undefined;
       return { status, durationMs: elapsed(), body, error: null, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     } catch (err) {
       // Once our timer fired, whatever undici reports (abort, socket closed...) is a timeout.
-      const { kind, detail } = controller.signal.aborted
-        ? { kind: 'timeout' as const, detail: `no complete answer within ${timeoutMs} ms` }
-        : classifyTransportError(err);
+      const { kind, detail } = timedOut ? { kind: 'timeout' as const, detail: `no complete answer within ${timeoutMs} ms` } : classifyTransportError(err);
       // Headers without a complete body are not an answer (CONTRACT §3): status stays null.
-      const suffix = status !== null ? ` (after HTTP ${status} headers)` : '';
+      const suffix = call.status !== null ? ` (after HTTP ${call.status} headers)` : '';
       return failure(kind, detail + suffix, elapsed());
     } finally {
       clearTimeout(timer);
@@ -99,14 +97,32 @@ export class UndiciOutboundHttp extends OutboundHttp {
     if (!this.agent.closed) await this.agent.close();
   }
 
+  /** Parsed once per URL: a webhook's deliveries all go to the same one. */
+  private targetOf(url: string): Target | string {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
+      target = parseTargetUrl(url);
+      this.targets.set(url, target);
+    }
+    return target;
+  }
+
   private headersFor(headers: Record<string, string>): Record<string, string> {
     const hasUserAgent = Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent');
     return hasUserAgent ? { ...headers } : { ...headers, 'user-agent': this.options.userAgent };
   }
 }
 
-/** The URL, or why it cannot be called (the `invalid_url` kind). Addresses are the connector's job. */
-function parseTargetUrl(raw: string): URL | string {
+interface Target {
+  origin: string;
+  path: string;
+}
+
+const MAX_CACHED_TARGETS = 1024;
+
+/** The URL's origin and path, or why it cannot be called (the `invalid_url` kind). Addresses are the connector's job. */
+function parseTargetUrl(raw: string): Target | string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -118,7 +134,7 @@ function parseTargetUrl(raw: string): URL | string {
   }
   if (url.hostname === '') return 'url has no host';
   if (url.username !== '' || url.password !== '') return 'url must not contain credentials';
-  return url;
+  return { origin: url.origin, path: url.pathname + url.search };
 }
 
 function failure(kind: TransportErrorKind, detail: string, durationMs: number): OutboundResult {
