@@ -23,10 +23,15 @@ export interface Bracketed {
 export const describeBracket = (b: Bracketed): string => `baseline ${perSecond(b.before)} before, ${perSecond(b.after)} after`;
 const perSecond = (value: number) => Math.round(value).toLocaleString('en');
 
-/** Measures the baseline, runs the figure, measures the baseline again. */
-export async function bracketed<T>(measure: () => Promise<number>, figure: () => Promise<T>): Promise<{ result: T; baseline: Bracketed }> {
+/**
+ * Measures the baseline, runs the figure, measures the baseline again, each baseline once the
+ * server is quiet (`quiet`): `figure` must return only once the server's work for it is done.
+ */
+export async function bracketed<T>(quiet: () => Promise<void>, measure: () => Promise<number>, figure: () => Promise<T>): Promise<{ result: T; baseline: Bracketed }> {
+  await quiet();
   const before = await measure();
   const result = await figure();
+  await quiet();
   const after = await measure();
   return { result, baseline: { before, after, mean: (before + after) / 2 } };
 }

@@ -62,7 +62,7 @@ export async function burst(ctx: Context, options: { scaleOut: boolean }): Promi
     baselineBodyBytes = measured.bodyBytes;
     return measured.perSecond;
   };
-  const { result: one, baseline } = await bracketed(deliveryBaseline, async () => {
+  const { result: one, baseline } = await bracketed(() => ctx.server.waitQuiet(), deliveryBaseline, async () => {
     await ctx.receiver.configure({ secret: ctx.mainWebhook.secret });
     return burstOnce(ctx, 'burst');
   });

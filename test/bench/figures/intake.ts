@@ -25,14 +25,18 @@ export async function singles(ctx: Context): Promise<void> {
   const warm = await runLoad(ctx.run, job('evt_single_warm_', warmUp));
   ctx.book('single events, warm-up', warm, await ctx.receiver.waitFor(warm.accepted, deliveryTimeoutMs(warmUp)));
   const total = SINGLE_EVENTS();
-  const { result: load, baseline } = await bracketed(
+  const {
+    result: { load, delivered },
+    baseline,
+  } = await bracketed(
+    () => ctx.server.waitQuiet(),
     () => ctx.baselines.intake({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, total),
     async () => {
       await ctx.receiver.reset();
-      return runLoad(ctx.run, job('evt_single_', total));
+      const load = await runLoad(ctx.run, job('evt_single_', total));
+      return { load, delivered: await ctx.receiver.waitFor(load.accepted, deliveryTimeoutMs(total)) };
     },
   );
-  const delivered = await ctx.receiver.waitFor(load.accepted, deliveryTimeoutMs(total));
   ctx.book('single events, 64 connections', load, delivered);
   ctx.add({
     figure: 2,

@@ -39,6 +39,7 @@ export async function lookupsAndTriggers(ctx: Context): Promise<void> {
   ] as const) {
     const body = { kind: 'fixed', text: jsonBody(bytes) } as const;
     const { result, baseline } = await bracketed(
+      () => ctx.server.waitQuiet(),
       () => ctx.baselines.intake(body, calls),
       () => closed(`trigger ${bytes} B`, { method: 'POST', paths, headers: {}, body }, calls, 100),
     );

@@ -83,6 +83,21 @@ export class BenchServer {
     return [this.api, ...this.dispatchers].every((child) => child.process.exitCode === null && child.process.signalCode === null);
   }
 
+  /**
+   * Waits until every server process uses under 5 % of a core over half a second (its start-up
+   * work, a backlog, an idle-time collection done), 15 s at most: a baseline measured beside a
+   * busy server would be measured on a smaller machine.
+   */
+  async waitQuiet(): Promise<void> {
+    const cpuMs = () => [this.api, ...this.dispatchers].map((child) => cpuTimeMs(child.pid));
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline) {
+      const before = cpuMs();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (cpuMs().every((ms, i) => ms - before[i] < 25)) return;
+    }
+  }
+
   /** Resident memory of every server process, in MiB, read from /proc as an outsider would. */
   rssMb(): number {
     return Object.values(this.rssByProcess()).reduce((a, b) => a + b, 0);
@@ -164,6 +179,13 @@ export class BenchServer {
     }, 90_000);
     if (!ok) throw new Error(`${child.name} did not answer ${url} within 90 s:\n${child.tail()}`);
   }
+}
+
+/** User and system CPU time of a process so far, from /proc (clock ticks of 10 ms). */
+function cpuTimeMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** MariaDB's global `Questions` counter (statements sent by clients), read on a connection of its own. */
