@@ -48,7 +48,10 @@ describe('lookups by a list of keys on SQLite', () => {
       new Date(now.getTime() + 40_000),
       'token',
     );
-    expect(await plansOfKeyLists()).toEqual([['SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)']]);
+    // The claim returns each claimed row's webhook version, read by the webhook's key.
+    expect(await plansOfKeyLists()).toEqual([
+      ['SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)', 'CORRELATED SCALAR SUBQUERY 1', 'SEARCH w USING INDEX sqlite_autoindex_webhooks_1 (id=?)'],
+    ]);
   });
 
   it('answers a batch of send status lookups by the sends ids', async () => {

@@ -89,32 +89,38 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     if (claims.length === 0) return new Map();
     const ids = claims.map((c) => c.id);
     const seqCase = `CASE id ${claims.map(() => 'WHEN ? THEN ?').join(' ')} END`;
-    const { affected } = await this.db.exec(
-      `UPDATE deliveries SET claimed_until = ?, claim_token = ?
+    const claim = `UPDATE deliveries SET claimed_until = ?, claim_token = ?
        WHERE id IN (${placeholders(ids)}) AND seq = ${seqCase} AND ${this.db.filterOnly('status')} IN (${WAITING})
-         AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`,
-      [leaseUntil.getTime(), token, ...ids, ...claims.flatMap((c) => [c.id, c.seq]), now.getTime(), now.getTime()],
-      LEASE_WRITE,
-    );
+         AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`;
+    const params = [leaseUntil.getTime(), token, ...ids, ...claims.flatMap((c) => [c.id, c.seq]), now.getTime(), now.getTime()];
+    type Claimed = { id: string; webhook_version: number | string | null };
+    const versions = (rows: Claimed[]) => new Map(rows.map((r) => [r.id, Number(r.webhook_version ?? 0)]));
+    if (this.db.dialect === 'sqlite') {
+      // SQLite returns what it claimed, with each webhook's version, in the claim itself.
+      return versions(
+        await this.db.query<Claimed>(`${claim} RETURNING id, (SELECT w.updated_at FROM webhooks w WHERE w.id = deliveries.webhook_id) AS webhook_version`, params, LEASE_WRITE),
+      );
+    }
+    const { affected } = await this.db.exec(claim, params, LEASE_WRITE);
     if (affected === 0) return new Map();
-    const rows = await this.db.query<{ id: string; webhook_version: number | string | null }>(
-      `SELECT d.id, w.updated_at AS webhook_version FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
-       WHERE d.id IN (${placeholders(ids)}) AND d.claim_token = ?`,
-      [...ids, token],
+    return versions(
+      await this.db.query<Claimed>(
+        `SELECT d.id, w.updated_at AS webhook_version FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
+         WHERE d.id IN (${placeholders(ids)}) AND d.claim_token = ?`,
+        [...ids, token],
+      ),
     );
-    return new Map(rows.map((r) => [r.id, Number(r.webhook_version ?? 0)]));
   }
 
   async heldClaims(claims: HeldClaim[]): Promise<Set<string>> {
     if (claims.length === 0) return new Set();
     const ids = claims.map((c) => c.id);
-    const mysql = this.db.dialect === 'mysql';
     // SQLite has no FOR UPDATE, and a transaction that reads first fails at once (SQLITE_BUSY) when it
-    // later writes after another process wrote: a no-op write first takes the write lock instead.
-    if (!mysql) await this.db.exec(`UPDATE deliveries SET seq = seq WHERE id IN (${placeholders(ids)})`, ids);
-    const lock = mysql ? ' FOR UPDATE' : '';
+    // later writes after another process wrote: a no-op write that returns the rows takes the write lock instead.
     const rows = await this.db.query<{ id: string; claim_token: string | null; seq: number | string }>(
-      `SELECT id, claim_token, seq FROM deliveries WHERE id IN (${placeholders(ids)})${lock}`,
+      this.db.dialect === 'mysql'
+        ? `SELECT id, claim_token, seq FROM deliveries WHERE id IN (${placeholders(ids)}) FOR UPDATE`
+        : `UPDATE deliveries SET seq = seq WHERE id IN (${placeholders(ids)}) RETURNING id, claim_token, seq`,
       ids,
     );
     // Token and seq both: a delivery rescheduled since the claim (seq bumped) is no longer the claimant's.
