@@ -36,6 +36,7 @@ export async function benchProfile(run: Run, profile: Profile, selected: Set<num
     ];
     for (const [figures, name, step] of steps) {
       if (!figures.some((figure) => selected.has(figure))) continue;
+      await server.waitQuiet();
       progress(name);
       try {
         await step();
