@@ -1,7 +1,7 @@
 import { batchRequests } from '../harness/load-job';
 import { mariadbQuestions } from '../harness/server';
 import { runLoad } from '../harness/tools';
-import { bracketed, BURST_EVENTS, describeBracket } from './baselines';
+import { BURST_EVENTS, describeBracket } from './baselines';
 import { Context, deliveryTimeoutMs } from './context';
 
 const BATCH_SIZE = 1000;
@@ -62,7 +62,7 @@ export async function burst(ctx: Context, options: { scaleOut: boolean }): Promi
     baselineBodyBytes = measured.bodyBytes;
     return measured.perSecond;
   };
-  const { result: one, baseline } = await bracketed(() => ctx.server.waitQuiet(), deliveryBaseline, async () => {
+  const { result: one, baseline } = await ctx.bracket(deliveryBaseline, async () => {
     await ctx.receiver.configure({ secret: ctx.mainWebhook.secret });
     return burstOnce(ctx, 'burst');
   });

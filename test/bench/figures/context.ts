@@ -4,7 +4,7 @@ import { Run } from '../harness/run';
 import { BenchServer } from '../harness/server';
 import { ReceiverProcess, serverErrors } from '../harness/tools';
 import { FigureRow, figureRow, LedgerRow } from '../report';
-import type { BaselineMeter } from './baselines';
+import { BaselineMeter, Bracketed, bracketed } from './baselines';
 
 /** What every figure of one profile works with, and where it puts its rows. */
 export class Context {
@@ -26,6 +26,11 @@ export class Context {
     /** The main account's webhook, pointing at the receiver (whose signature checks use its secret). */
     readonly mainWebhook: { id: string; secret: string },
   ) {}
+
+  /** Runs `figure` between two measures of its baseline, each once the server is quiet (see `bracketed`). */
+  bracket<T>(measure: () => Promise<number>, figure: () => Promise<T>): Promise<{ result: T; baseline: Bracketed }> {
+    return bracketed(() => this.server.waitQuiet(), measure, figure);
+  }
 
   get profile(): string {
     return this.server.profile;

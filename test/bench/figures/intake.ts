@@ -1,7 +1,7 @@
 import { round, SCALE } from '../bench-support';
 import type { LoadJob } from '../harness/load-job';
 import { ReceiverProcess, runLoad, serverErrors } from '../harness/tools';
-import { bracketed, CONNECTIONS, describeBracket, SINGLE_EVENTS, SINGLE_EVENTS_WARM_UP } from './baselines';
+import { CONNECTIONS, describeBracket, SINGLE_EVENTS, SINGLE_EVENTS_WARM_UP } from './baselines';
 import { Context, deliveryTimeoutMs } from './context';
 
 /**
@@ -28,8 +28,7 @@ export async function singles(ctx: Context): Promise<void> {
   const {
     result: { load, delivered },
     baseline,
-  } = await bracketed(
-    () => ctx.server.waitQuiet(),
+  } = await ctx.bracket(
     () => ctx.baselines.intake({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, total),
     async () => {
       await ctx.receiver.reset();

@@ -1,7 +1,7 @@
 import { round, scaled } from '../bench-support';
 import type { LoadJob, LoadResult } from '../harness/load-job';
 import { runLoad, serverErrors } from '../harness/tools';
-import { bracketed, CONNECTIONS, describeBracket, LARGE_TRIGGER_CALLS, TRIGGER_CALLS } from './baselines';
+import { CONNECTIONS, describeBracket, LARGE_TRIGGER_CALLS, TRIGGER_CALLS } from './baselines';
 import { jsonBody, TRIGGER_LIMIT_BYTES } from './bodies';
 import { Context } from './context';
 
@@ -38,8 +38,7 @@ export async function lookupsAndTriggers(ctx: Context): Promise<void> {
     [TRIGGER_LIMIT_BYTES, LARGE_TRIGGER_CALLS(), null],
   ] as const) {
     const body = { kind: 'fixed', text: jsonBody(bytes) } as const;
-    const { result, baseline } = await bracketed(
-      () => ctx.server.waitQuiet(),
+    const { result, baseline } = await ctx.bracket(
       () => ctx.baselines.intake(body, calls),
       () => closed(`trigger ${bytes} B`, { method: 'POST', paths, headers: {}, body }, calls, 100),
     );
