@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryResult } from 'typeorm';
-import { DomainError } from '../../../kernel/src';
+import { DomainError, REDOABLE, type UnitOfWorkOptions } from '../../../kernel/src';
 import { Mutex } from './mutex';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -19,20 +19,17 @@ export interface ExecResult<T> {
   info: string | null;
 }
 
-export interface ExecOptions {
-  /**
-   * False for a write whose loss in a power cut costs nothing but work done again: a lease taken,
-   * renewed or given back, a queue item acknowledged, a delivery claimed. On SQLite, outside a
-   * transaction, such a write commits without syncing the WAL (synchronous=NORMAL for that statement
-   * alone, where every other commit pays an fsync under FULL); the next durable commit syncs it with
-   * its own, and the WAL keeps commits in order, so nothing durable ever depends on it. Elsewhere it
-   * changes nothing.
-   */
-  durable?: boolean;
-}
+/**
+ * A statement's or a transaction's durability, the kernel's UnitOfWorkOptions. `durable: false` on
+ * SQLite, outside an open transaction, commits without syncing the WAL (synchronous=NORMAL for that
+ * statement or transaction alone, where every other commit pays an fsync under FULL); the next
+ * durable commit syncs it with its own, and the WAL keeps commits in order, so nothing durable ever
+ * depends on it. Elsewhere it changes nothing.
+ */
+export type ExecOptions = UnitOfWorkOptions;
 
-/** The options of a lease write (see ExecOptions.durable). */
-export const LEASE_WRITE: ExecOptions = Object.freeze({ durable: false });
+/** A lease taken, renewed or given back, a queue item acknowledged, a delivery claimed: lost, only work is done again. */
+export const LEASE_WRITE: ExecOptions = REDOABLE;
 
 /** The better-sqlite3 connection behind TypeORM's driver, for the one pragma TypeORM cannot set per statement. */
 interface RawSqlite {
@@ -111,9 +108,8 @@ export class TypeormDatabase {
   }
 
   /**
-   * Runs `work` in one transaction, or in the caller's if one is open. `durable: false` (a
-   * transaction that only records work done, UnitOfWorkOptions in libs/kernel) commits on SQLite
-   * without the WAL sync, like a lease write; a transaction it joins keeps the outer one's level.
+   * Runs `work` in one transaction, or in the caller's if one is open (which keeps its own
+   * durability); `durable: false` as for ExecOptions.
    */
   async transaction<T>(work: () => Promise<T>, options: ExecOptions = {}): Promise<T> {
     if (this.context.getStore()) return work();

@@ -35,9 +35,7 @@ export interface Snapshotting {
  * run once the outermost run returned, and a run that throws rolls back the stores it was given.
  */
 export class InMemoryUnitOfWork extends UnitOfWork {
-  /** Outermost runs so far (one per transaction). */
-  runs = 0;
-  /** `durable` of each outermost run, in order (default true). */
+  /** `durable` of each outermost run (one per transaction), in order (default true). */
   readonly durability: boolean[] = [];
   private tail: Promise<unknown> = Promise.resolve();
   private readonly context = new AsyncLocalStorage<Array<() => void | Promise<void>>>();
@@ -46,10 +44,14 @@ export class InMemoryUnitOfWork extends UnitOfWork {
     super();
   }
 
+  /** Outermost runs so far. */
+  get runs(): number {
+    return this.durability.length;
+  }
+
   run<T>(work: () => Promise<T>, options?: UnitOfWorkOptions): Promise<T> {
     if (this.context.getStore()) return work();
     const result = this.tail.then(async () => {
-      this.runs++;
       this.durability.push(options?.durable ?? true);
       const restores = this.stores.map((s) => s.snapshot());
       const callbacks: Array<() => void | Promise<void>> = [];
