@@ -1,7 +1,7 @@
 import { batchRequests } from '../harness/load-job';
 import { mariadbQuestions } from '../harness/server';
 import { runLoad } from '../harness/tools';
-import { BURST_EVENTS, describeBracket } from './baselines';
+import { BURST_EVENTS, CLOSED_LOOP_WARM_UP, describeBracket } from './baselines';
 import { Context, deliveryTimeoutMs } from './context';
 
 const BATCH_SIZE = 1000;
@@ -16,13 +16,12 @@ interface BurstResult {
 }
 
 /**
- * One burst: BURST_EVENTS events by /internal/events/batch (1000 per call, 4 calls in flight) to
+ * One burst: `total` events by /internal/events/batch (1000 per call, 4 calls in flight) to
  * the main account, whose webhook points at the receiver. Deliveries end to end run from the first
  * accepted batch (or first delivery, if earlier) to the last delivery; on MariaDB the global
  * `Questions` counter is read before and after.
  */
-async function burstOnce(ctx: Context, phase: string): Promise<BurstResult> {
-  const total = BURST_EVENTS();
+async function burstOnce(ctx: Context, phase: string, total = BURST_EVENTS()): Promise<BurstResult> {
   await ctx.receiver.reset();
   const questions = ctx.profile === 'mysql-nats' ? await mariadbQuestions() : null;
   try {
@@ -64,6 +63,8 @@ export async function burst(ctx: Context, options: { scaleOut: boolean }): Promi
   };
   const { result: one, baseline } = await ctx.bracket(deliveryBaseline, async () => {
     await ctx.receiver.configure({ secret: ctx.mainWebhook.secret });
+    // Warm like the baseline, which sends CLOSED_LOOP_WARM_UP untimed first: the server has just started.
+    await burstOnce(ctx, 'burst, warm-up', CLOSED_LOOP_WARM_UP());
     return burstOnce(ctx, 'burst');
   });
   await ctx.receiver.configure({ secret: ctx.mainWebhook.secret });

@@ -1,7 +1,7 @@
 import { round, SCALE } from '../bench-support';
 import type { LoadJob } from '../harness/load-job';
 import { ReceiverProcess, runLoad, serverErrors } from '../harness/tools';
-import { CONNECTIONS, describeBracket, SINGLE_EVENTS, SINGLE_EVENTS_WARM_UP } from './baselines';
+import { CONNECTIONS, describeBracket, SINGLE_EVENTS, CLOSED_LOOP_WARM_UP } from './baselines';
 import { Context, deliveryTimeoutMs } from './context';
 
 /**
@@ -20,7 +20,7 @@ export async function singles(ctx: Context): Promise<void> {
     connections: CONNECTIONS,
     loop: { kind: 'closed', requests },
   });
-  const warmUp = SINGLE_EVENTS_WARM_UP();
+  const warmUp = CLOSED_LOOP_WARM_UP();
   await ctx.receiver.reset();
   const warm = await runLoad(ctx.run, job('evt_single_warm_', warmUp));
   ctx.book('single events, warm-up', warm, await ctx.receiver.waitFor(warm.accepted, deliveryTimeoutMs(warmUp)));
@@ -29,7 +29,7 @@ export async function singles(ctx: Context): Promise<void> {
     result: { load, delivered },
     baseline,
   } = await ctx.bracket(
-    () => ctx.baselines.intake({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, total),
+    () => ctx.baselines.intake({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, total, warmUp),
     async () => {
       await ctx.receiver.reset();
       const load = await runLoad(ctx.run, job('evt_single_', total));

@@ -1,7 +1,7 @@
 import { round, scaled } from '../bench-support';
 import type { LoadJob, LoadResult } from '../harness/load-job';
 import { runLoad, serverErrors } from '../harness/tools';
-import { CONNECTIONS, describeBracket, LARGE_TRIGGER_CALLS, TRIGGER_CALLS } from './baselines';
+import { CLOSED_LOOP_WARM_UP, CONNECTIONS, describeBracket, LARGE_TRIGGER_CALLS, TRIGGER_CALLS } from './baselines';
 import { jsonBody, TRIGGER_LIMIT_BYTES } from './bodies';
 import { Context } from './context';
 
@@ -13,7 +13,7 @@ const TRIGGER_URLS = 4;
 export async function lookupsAndTriggers(ctx: Context): Promise<void> {
   const account = await ctx.server.createAccount('Bench lookups');
   const ids = await createSends(ctx, account.id);
-  const closed = async (phase: string, job: Pick<LoadJob, 'method' | 'paths' | 'headers' | 'body'>, requests: number, warmup = 300): Promise<LoadResult> => {
+  const closed = async (phase: string, job: Pick<LoadJob, 'method' | 'paths' | 'headers' | 'body'>, requests: number, warmup = CLOSED_LOOP_WARM_UP()): Promise<LoadResult> => {
     const result = await runLoad(ctx.run, { origin: ctx.server.url, connections: CONNECTIONS, loop: { kind: 'closed', requests }, warmup, ...job });
     ctx.countErrors(phase, result);
     return result;
@@ -33,14 +33,14 @@ export async function lookupsAndTriggers(ctx: Context): Promise<void> {
   });
 
   const paths = await triggerPaths(ctx, account.apiKey);
-  for (const [bytes, calls, target] of [
-    [1024, TRIGGER_CALLS(), 0.3],
-    [TRIGGER_LIMIT_BYTES, LARGE_TRIGGER_CALLS(), null],
+  for (const [bytes, calls, warmUp, target] of [
+    [1024, TRIGGER_CALLS(), CLOSED_LOOP_WARM_UP(), 0.3],
+    [TRIGGER_LIMIT_BYTES, LARGE_TRIGGER_CALLS(), 100, null],
   ] as const) {
     const body = { kind: 'fixed', text: jsonBody(bytes) } as const;
     const { result, baseline } = await ctx.bracket(
-      () => ctx.baselines.intake(body, calls),
-      () => closed(`trigger ${bytes} B`, { method: 'POST', paths, headers: {}, body }, calls, 100),
+      () => ctx.baselines.intake(body, calls, warmUp),
+      () => closed(`trigger ${bytes} B`, { method: 'POST', paths, headers: {}, body }, calls, warmUp),
     );
     ctx.add({
       figure: 5,
