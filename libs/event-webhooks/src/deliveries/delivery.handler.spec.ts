@@ -213,6 +213,31 @@ describe(DeliveryHandler.name, () => {
     expect(h.http.requests.map((r) => r.url)).toEqual(['https://hooks.example.com/in', 'https://moved.example.com/in']);
   });
 
+  it("frees the origin's place once the call has answered, while its outcome is still being recorded", async () => {
+    await setUp({ originConcurrency: 1 });
+    await createWebhook();
+    await publish();
+    await publish();
+    const [first, second] = h.queue.take(DELIVERY_TOPIC);
+    let release!: () => void;
+    const recordAttempts = h.deliveries.recordAttempts.bind(h.deliveries);
+    h.deliveries.recordAttempts = async (records) => {
+      if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
+      return recordAttempts(records);
+    };
+
+    const recording = sut.handle(asWork(first));
+    while (release === undefined) await new Promise((r) => setImmediate(r));
+    const next = sut.handle(asWork(second));
+    for (let turn = 0; turn < 100 && h.http.requests.length < 2; turn++) await new Promise((r) => setImmediate(r));
+    expect(h.http.requests).toHaveLength(2);
+    expect([...h.deliveries.rows.values()].map((d) => d.attempts.length)).toEqual([0, 0]);
+
+    release();
+    expect(await Promise.all([recording, next])).toEqual([{ kind: 'done' }, { kind: 'done' }]);
+    expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
   it('skips the delivery of a webhook disabled meanwhile, and cancels that of a deleted one', async () => {
     const { webhook } = await createWebhook();
     const { webhook: doomed } = await createWebhook();

@@ -43,7 +43,7 @@ export class DeliveryHandler extends WorkHandler {
   override readonly maxInFlight: number;
   private readonly reads: Batcher<string, DispatchJob | null>;
   private readonly claims: Batcher<ClaimRequest, Claim | null>;
-  /** Items in handle() now, and among them those whose call has started. */
+  /** Items in handle() now, and among them those whose call has started (until it is recorded). */
   private handling = 0;
   private calling = 0;
 
@@ -104,23 +104,33 @@ export class DeliveryHandler extends WorkHandler {
       await this.deliveries.settle(delivery.id, delivery.seq, webhook ? 'skipped' : 'cancelled', now);
       return { kind: 'done' };
     }
-    return this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', async () => {
+    // The lane's place is held for the claim and the call only: recording the outcome does not
+    // load the receiver, and holding the place through the batched record left calls unstarted.
+    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', async () => {
       const claim = await this.claims.submit({ id: delivery.id, seq: delivery.seq });
       if (!claim) return this.afterLostClaim(delivery.id, delivery.seq);
       // The webhook as of the claim: a change made while this delivery waited in its lane counts.
       const current = await this.webhooks.get(delivery.webhookId, claim.webhookVersion);
-      if (!current) return { kind: 'done' };
+      if (!current) return { kind: 'done' } as const;
       this.calling++;
       try {
-        await this.attempt(job, current, claim.token);
-      } finally {
+        return { kind: 'called', finished: await this.call(job, current, claim.token) } as const;
+      } catch (error) {
         this.calling--;
+        throw error;
       }
-      return { kind: 'done' };
     });
+    if (called.kind !== 'called') return called;
+    try {
+      const recorded = await this.recordPatiently(called.finished);
+      this.report(delivery, called.finished.attempt, called.finished.success, recorded ? recorded.outcome.status : null);
+    } finally {
+      this.calling--;
+    }
+    return { kind: 'done' };
   }
 
-  private async attempt({ delivery, body }: DispatchJob, cached: CachedWebhook, claimToken: string): Promise<void> {
+  private async call({ delivery, body }: DispatchJob, cached: CachedWebhook, claimToken: string): Promise<FinishedAttempt> {
     const startedAt = this.clock.now();
     const result = await sendSignedPost(this.http, {
       url: cached.webhook.url,
@@ -140,8 +150,7 @@ export class DeliveryHandler extends WorkHandler {
       responseBody: result.body,
       requestHeaders: result.requestHeaders,
     };
-    const recorded = await this.recordPatiently({ delivery, claimToken, attempt, success });
-    this.report(delivery, attempt, success, recorded ? recorded.outcome.status : null);
+    return { delivery, claimToken, attempt, success };
   }
 
   /**
