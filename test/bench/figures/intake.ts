@@ -11,19 +11,7 @@ import { Context, deliveryTimeoutMs } from './context';
  * only the measured events afterwards.
  */
 export async function singles(ctx: Context): Promise<void> {
-  const job = (idPrefix: string, requests: number): LoadJob => ({
-    origin: ctx.server.url,
-    method: 'POST',
-    paths: ['/internal/events'],
-    headers: ctx.internal,
-    body: { kind: 'event', accountId: ctx.account.id, idPrefix },
-    connections: CONNECTIONS,
-    loop: { kind: 'closed', requests },
-  });
-  const warmUp = CLOSED_LOOP_WARM_UP();
-  await ctx.receiver.reset();
-  const warm = await runLoad(ctx.run, job('evt_single_warm_', warmUp));
-  ctx.book('single events, warm-up', warm, await ctx.receiver.waitFor(warm.accepted, deliveryTimeoutMs(warmUp)));
+  const warmUp = await warmUpSingles(ctx, 'single events, warm-up');
   const total = SINGLE_EVENTS();
   const {
     result: { load, delivered },
@@ -32,7 +20,7 @@ export async function singles(ctx: Context): Promise<void> {
     () => ctx.baselines.intake({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, total, warmUp),
     async () => {
       await ctx.receiver.reset();
-      const load = await runLoad(ctx.run, job('evt_single_', total));
+      const load = await runLoad(ctx.run, singlesJob(ctx, 'evt_single_', total));
       return { load, delivered: await ctx.receiver.waitFor(load.accepted, deliveryTimeoutMs(total)) };
     },
   );
@@ -47,6 +35,25 @@ export async function singles(ctx: Context): Promise<void> {
     target: { kind: 'ratio-at-least', value: 0.3 },
     note: `p50 ${round(load.p50)} ms, p99 ${round(load.p99)} ms, ${serverErrors(load)} answers 5xx or none; ${describeBracket(baseline)}`,
   });
+}
+
+const singlesJob = (ctx: Context, idPrefix: string, requests: number): LoadJob => ({
+  origin: ctx.server.url,
+  method: 'POST',
+  paths: ['/internal/events'],
+  headers: ctx.internal,
+  body: { kind: 'event', accountId: ctx.account.id, idPrefix },
+  connections: CONNECTIONS,
+  loop: { kind: 'closed', requests },
+});
+
+/** CLOSED_LOOP_WARM_UP untimed single events, delivered and booked as `phase`: returns their count. */
+async function warmUpSingles(ctx: Context, phase: string): Promise<number> {
+  const warmUp = CLOSED_LOOP_WARM_UP();
+  await ctx.receiver.reset();
+  const warm = await runLoad(ctx.run, singlesJob(ctx, `evt_${phase.replace(/\W/g, '')}_`, warmUp));
+  ctx.book(phase, warm, await ctx.receiver.waitFor(warm.accepted, deliveryTimeoutMs(warmUp)));
+  return warmUp;
 }
 
 /** Seconds of an open-loop phase: ~10 s at full scale, never under 2 s. */
@@ -71,8 +78,12 @@ export async function openLoop(ctx: Context, receiver: ReceiverProcess, account:
   return { load, delivered };
 }
 
-/** Figure 3: open loop at 200 and 1,000 events/s, ingest → delivery p50/p99 (undelivered events count as infinitely late). */
+/**
+ * Figure 3: open loop at 200 and 1,000 events/s, ingest → delivery p50/p99 (undelivered events count
+ * as infinitely late). It starts warm like the closed loops, also when it runs without figure 2.
+ */
 export async function latency(ctx: Context): Promise<void> {
+  await warmUpSingles(ctx, 'open loop, warm-up');
   for (const [rate, limitMs] of [
     [200, 25],
     [1000, 100],
