@@ -238,6 +238,29 @@ describe(DeliveryHandler.name, () => {
     expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
   });
 
+  it('keeps at most a quarter of concurrency calls answered but unrecorded, the next one holding its lane meanwhile', async () => {
+    await setUp({ originConcurrency: 1, concurrency: 4 });
+    await createWebhook();
+    for (let i = 0; i < 3; i++) await publish();
+    const items = h.queue.take(DELIVERY_TOPIC);
+    let release!: () => void;
+    const recordAttempts = h.deliveries.recordAttempts.bind(h.deliveries);
+    h.deliveries.recordAttempts = async (records) => {
+      if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
+      return recordAttempts(records);
+    };
+
+    const handled = items.map((item) => sut.handle(asWork(item)));
+    for (let turn = 0; turn < 100; turn++) await new Promise((r) => setImmediate(r));
+    // the first waits for its record, the second for room among the unrecorded, the third for the lane
+    expect(h.http.requests).toHaveLength(2);
+
+    release();
+    expect(await Promise.all(handled)).toEqual([{ kind: 'done' }, { kind: 'done' }, { kind: 'done' }]);
+    expect(h.http.requests).toHaveLength(3);
+    expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+  });
+
   it('skips the delivery of a webhook disabled meanwhile, and cancels that of a deleted one', async () => {
     const { webhook } = await createWebhook();
     const { webhook: doomed } = await createWebhook();

@@ -8,6 +8,7 @@ export class Lanes {
 
   constructor(private readonly capacity: (key: string) => number) {}
 
+  /** Runs `work` holding a place of `key`. */
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     await this.acquire(key);
     try {
@@ -32,7 +33,8 @@ export class Lanes {
     return this.waiters;
   }
 
-  private acquire(key: string): Promise<void> {
+  /** Takes a place of `key`, waiting for one when all are held; `release` gives it back. */
+  acquire(key: string): Promise<void> {
     const lane = this.lanes.get(key) ?? { active: 0, waiting: [] };
     this.lanes.set(key, lane);
     if (lane.active < this.capacity(key)) {
@@ -43,7 +45,7 @@ export class Lanes {
     return new Promise((resolve) => lane.waiting.push(resolve));
   }
 
-  private release(key: string): void {
+  release(key: string): void {
     const lane = this.lanes.get(key)!;
     const next = lane.waiting.shift();
     if (next) {
