@@ -1,7 +1,7 @@
 import { round, SCALE } from '../bench-support';
 import type { LoadJob } from '../harness/load-job';
 import { ReceiverProcess, runLoad, serverErrors } from '../harness/tools';
-import { CONNECTIONS, describeBracket, SINGLE_EVENTS, CLOSED_LOOP_WARM_UP } from './baselines';
+import { CLOSED_LOOP_WARM_UP, CONNECTIONS, describeBracket, SINGLE_EVENTS } from './baselines';
 import { Context, deliveryTimeoutMs } from './context';
 
 /**

@@ -33,6 +33,20 @@ describe(DeliveryHandler.name, () => {
     return outcomes;
   };
   const onlyDelivery = () => [...h.deliveries.rows.values()][0];
+  /** Lets pending work run, 100 turns of the event loop at most, until `done()`. */
+  const turns = async (done: () => boolean) => {
+    for (let turn = 0; turn < 100 && !done(); turn++) await new Promise((r) => setImmediate(r));
+  };
+  /** The first batch of attempts is recorded only once `release()` is called. */
+  const holdFirstRecord = () => {
+    let release: (() => void) | undefined;
+    const recordAttempts = h.deliveries.recordAttempts.bind(h.deliveries);
+    h.deliveries.recordAttempts = async (records) => {
+      if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
+      return recordAttempts(records);
+    };
+    return { held: () => release !== undefined, release: () => release?.() };
+  };
 
   it('posts the stored body with the contract headers, signed with the webhook secret', async () => {
     const { secret } = await createWebhook();
@@ -219,21 +233,16 @@ describe(DeliveryHandler.name, () => {
     await publish();
     await publish();
     const [first, second] = h.queue.take(DELIVERY_TOPIC);
-    let release!: () => void;
-    const recordAttempts = h.deliveries.recordAttempts.bind(h.deliveries);
-    h.deliveries.recordAttempts = async (records) => {
-      if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
-      return recordAttempts(records);
-    };
+    const record = holdFirstRecord();
 
     const recording = sut.handle(asWork(first));
-    while (release === undefined) await new Promise((r) => setImmediate(r));
+    await turns(() => record.held());
     const next = sut.handle(asWork(second));
-    for (let turn = 0; turn < 100 && h.http.requests.length < 2; turn++) await new Promise((r) => setImmediate(r));
+    await turns(() => h.http.requests.length === 2);
     expect(h.http.requests).toHaveLength(2);
     expect([...h.deliveries.rows.values()].map((d) => d.attempts.length)).toEqual([0, 0]);
 
-    release();
+    record.release();
     expect(await Promise.all([recording, next])).toEqual([{ kind: 'done' }, { kind: 'done' }]);
     expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
   });
@@ -243,19 +252,14 @@ describe(DeliveryHandler.name, () => {
     await createWebhook();
     for (let i = 0; i < 3; i++) await publish();
     const items = h.queue.take(DELIVERY_TOPIC);
-    let release!: () => void;
-    const recordAttempts = h.deliveries.recordAttempts.bind(h.deliveries);
-    h.deliveries.recordAttempts = async (records) => {
-      if (release === undefined) await new Promise<void>((resolve) => (release = resolve));
-      return recordAttempts(records);
-    };
+    const record = holdFirstRecord();
 
     const handled = items.map((item) => sut.handle(asWork(item)));
-    for (let turn = 0; turn < 100; turn++) await new Promise((r) => setImmediate(r));
+    await turns(() => false);
     // the first waits for its record, the second for room among the unrecorded, the third for the lane
     expect(h.http.requests).toHaveLength(2);
 
-    release();
+    record.release();
     expect(await Promise.all(handled)).toEqual([{ kind: 'done' }, { kind: 'done' }, { kind: 'done' }]);
     expect(h.http.requests).toHaveLength(3);
     expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
