@@ -99,6 +99,8 @@ export async function burst(ctx: Context, options: { scaleOut: boolean }): Promi
   if (!options.scaleOut || ctx.profile !== 'mysql-nats') return;
   const second = await ctx.server.addDispatcher();
   try {
+    // The new dispatcher gets the warm-up the first one had.
+    await burstOnce(ctx, 'burst, 2 dispatchers, warm-up', CLOSED_LOOP_WARM_UP());
     const two = await burstOnce(ctx, 'burst, 2 dispatchers');
     ctx.add({
       figure: 9,
