@@ -12,7 +12,8 @@ export const seconds = (from: number, to: number | null) => (to === null ? 'neve
 /**
  * What one case published, what the API answered, and what the receiver got for it. `report()`
  * prints the line, adds the case's row to the fault table and asserts: nothing accepted lost,
- * duplicates under 1%, no answer outside the contract.
+ * duplicates under 5% (a killed dispatcher makes again the calls it had not recorded), no answer
+ * outside the contract.
  */
 export class CaseRun {
   /** Every event id any case of this file got 202 for: a delivery of any other id was stored although not answered 202. */

@@ -50,8 +50,8 @@ export class DeliveryHandler extends WorkHandler {
   /**
    * Calls answered but not yet recorded: a crash makes them again (at-least-once), so there are at
    * most a quarter of `concurrency` (64 by default); a call that would pass the bound keeps its
-   * lane's place until one is recorded. Unbounded, a dispatcher killed under load redid 75 calls
-   * (fault case a; 0 with the bound); holding the lane through the record cost a fifth of the throughput.
+   * lane's place until one is recorded. Holding the lane through the record instead cost a fifth
+   * of the throughput (figure 1 on MariaDB).
    */
   private readonly unrecorded: Lanes;
   private calling = 0;
