@@ -16,6 +16,7 @@ import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { OperatorTokens } from './http/operator-tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { sendContractError } from './http/send-contract-error';
+import { drainOnClose } from './http/drain-on-close';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -42,6 +43,8 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
     // {code, message} shape too, instead of Fastify's {error, statusCode} defaults.
     frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => sendContractError(error, request, reply),
     clientErrorHandler: contractClientError,
+    // drainOnClose answers requests that arrive while the app shuts down, in the contract's shape.
+    return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(ApiModule.forRoot({ config, tokens }), adapter, {
     logger: new PinoNestLogger(logger),
@@ -56,6 +59,7 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   // JSON routes take JSON only: without this, text/plain bodies would reach handlers as strings.
   fastify.removeContentTypeParser(['text/plain']);
 
+  drainOnClose(fastify);
   // The hooks run on every request: plain callbacks, no promise each.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

@@ -18,7 +18,7 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** Seconds a client should wait; only meaningful with `rate_limited`. */
+    /** Seconds a client should wait before retrying (`rate_limited`, `unavailable`), sent as Retry-After. */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
