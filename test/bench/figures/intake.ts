@@ -1,29 +1,40 @@
 import { round, SCALE } from '../bench-support';
-import type { LoadJob } from '../harness/load-job';
-import { ReceiverProcess, runLoad, serverErrors } from '../harness/tools';
-import { CLOSED_LOOP_WARM_UP, CONNECTIONS, describeBracket, SINGLE_EVENTS } from './baselines';
+import type { LoadJob, LoadResult } from '../harness/load-job';
+import type { ReceiverStats } from '../harness/receiver.process';
+import { LoadGenerator, ReceiverProcess, runLoad, serverErrors, startLoadGenerator } from '../harness/tools';
+import { Bracketed, CLOSED_LOOP_WARM_UP, CONNECTIONS, describeBracket, SINGLE_EVENTS } from './baselines';
 import { Context, deliveryTimeoutMs } from './context';
 
 /**
  * Figure 2: single POST /internal/events at 64 connections, closed loop, against baseline (b). Like
  * every closed loop it starts warm: untimed single events first (the burst before it ran the batch
  * path, not this one), delivered and booked as a phase of their own, so that the receiver counts
- * only the measured events afterwards.
+ * only the measured events afterwards. Both loops run on one load generator, which is then as warm
+ * as the baseline's (whose warm-up shares its job).
  */
 export async function singles(ctx: Context): Promise<void> {
-  const warmUp = await warmUpSingles(ctx, 'single events, warm-up');
-  const total = SINGLE_EVENTS();
-  const {
-    result: { load, delivered },
-    baseline,
-  } = await ctx.bracket(
-    () => ctx.baselines.intake({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, total, warmUp),
-    async () => {
-      await ctx.receiver.reset();
-      const load = await runLoad(ctx.run, singlesJob(ctx, 'evt_single_', total));
-      return { load, delivered: await ctx.receiver.waitFor(load.accepted, deliveryTimeoutMs(total)) };
-    },
-  );
+  const generator = await startLoadGenerator(ctx.run);
+  try {
+    const warmUp = await warmUpSingles(ctx, 'single events, warm-up', generator);
+    const total = SINGLE_EVENTS();
+    const {
+      result: { load, delivered },
+      baseline,
+    } = await ctx.bracket(
+      () => ctx.baselines.intake({ kind: 'event', accountId: 1, idPrefix: 'evt_bare_' }, total, warmUp),
+      async () => {
+        await ctx.receiver.reset();
+        const load = await generator.run(singlesJob(ctx, 'evt_single_', total));
+        return { load, delivered: await ctx.receiver.waitFor(load.accepted, deliveryTimeoutMs(total)) };
+      },
+    );
+    record(ctx, load, delivered, baseline);
+  } finally {
+    await generator.stop();
+  }
+}
+
+function record(ctx: Context, load: LoadResult, delivered: ReceiverStats, baseline: Bracketed): void {
   ctx.book('single events, 64 connections', load, delivered);
   ctx.add({
     figure: 2,
@@ -47,11 +58,15 @@ const singlesJob = (ctx: Context, idPrefix: string, requests: number): LoadJob =
   loop: { kind: 'closed', requests },
 });
 
-/** CLOSED_LOOP_WARM_UP untimed single events, delivered and booked as `phase`: returns their count. */
-async function warmUpSingles(ctx: Context, phase: string): Promise<number> {
+/**
+ * CLOSED_LOOP_WARM_UP untimed single events, delivered and booked as `phase`: returns their count.
+ * Sent by `generator` when the measured loop that follows runs on it too (warm, like a baseline's).
+ */
+async function warmUpSingles(ctx: Context, phase: string, generator?: LoadGenerator): Promise<number> {
   const warmUp = CLOSED_LOOP_WARM_UP();
   await ctx.receiver.reset();
-  const warm = await runLoad(ctx.run, singlesJob(ctx, `evt_${phase.replace(/\W/g, '')}_`, warmUp));
+  const job = singlesJob(ctx, `evt_${phase.replace(/\W/g, '')}_`, warmUp);
+  const warm = generator ? await generator.run(job) : await runLoad(ctx.run, job);
   ctx.book(phase, warm, await ctx.receiver.waitFor(warm.accepted, deliveryTimeoutMs(warmUp)));
   return warmUp;
 }

@@ -69,14 +69,34 @@ export async function startBareIntake(run: Run): Promise<{ origin: string; child
   return { origin: `http://127.0.0.1:${port}`, child };
 }
 
-/** Runs one load job in a fresh load-generator process and returns its figures. */
-export async function runLoad(run: Run, job: LoadJob): Promise<LoadResult> {
+/** A load-generator process that runs jobs one after the other (each with connections of its own). */
+export interface LoadGenerator {
+  run(job: LoadJob): Promise<LoadResult>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a load-generator process kept for several jobs: a job after a warm-up job of the same
+ * kind runs on a generator as warm as a baseline's, whose warm-up shares its job.
+ */
+export async function startLoadGenerator(run: Run): Promise<LoadGenerator> {
   const child = run.start('loadgen', join(__dirname, 'loadgen.process.js'), {}, { ipc: true });
   try {
     await whenReady<boolean>(child);
-    return await call<LoadResult>(child.process, 'run', job);
-  } finally {
+  } catch (error) {
     await run.stop(child, 2_000);
+    throw error;
+  }
+  return { run: (job) => call<LoadResult>(child.process, 'run', job), stop: () => run.stop(child, 2_000) };
+}
+
+/** Runs one load job in a fresh load-generator process and returns its figures. */
+export async function runLoad(run: Run, job: LoadJob): Promise<LoadResult> {
+  const generator = await startLoadGenerator(run);
+  try {
+    return await generator.run(job);
+  } finally {
+    await generator.stop();
   }
 }
 
