@@ -3,9 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { DomainError } from '../../../../libs/kernel/src';
 
-/** The request a connection received last: its answer is the last the connection sends. */
-const LATEST = Symbol('latest request');
-type TrackedSocket = Socket & { [LATEST]?: IncomingMessage };
+/** Requests a connection received so far, and each request's rank among them. */
+const RECEIVED = Symbol('requests received');
+const RANK = Symbol('rank on its connection');
+type CountingSocket = Socket & { [RECEIVED]?: number };
+type RankedRequest = IncomingMessage & { [RANK]?: number };
 
 /**
  * How the API lets go of its connections once Fastify closes (SIGTERM: Nest closes it after the
@@ -24,11 +26,12 @@ export function drainOnClose(fastify: FastifyInstance): void {
     done();
   });
   fastify.addHook('onRequest', (request, _reply, done) => {
-    (request.raw.socket as TrackedSocket)[LATEST] = request.raw;
+    const socket = request.raw.socket as CountingSocket;
+    socket[RECEIVED] = (request.raw as RankedRequest)[RANK] = (socket[RECEIVED] ?? 0) + 1;
     done(closing ? new DomainError('unavailable', 'the server is shutting down; nothing was accepted, retry', 1) : undefined);
   });
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (closing && (request.raw.socket as TrackedSocket)[LATEST] === request.raw) void reply.header('connection', 'close');
+    if (closing && (request.raw as RankedRequest)[RANK] === (request.raw.socket as CountingSocket)[RECEIVED]) void reply.header('connection', 'close');
     done(null, payload);
   });
 }
