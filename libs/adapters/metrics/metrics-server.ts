@@ -5,7 +5,7 @@ import type { AppConfig } from '../../../config/load-config';
 import { bearerToken, tokensMatch } from '../../kernel/src/credentials';
 import { Metrics } from './metrics';
 
-const json = (response: ServerResponse, status: number, body: string) => response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+const JSON_TYPE = 'application/json';
 
 /**
  * The HTTP surface of a process that serves no routes (the dispatcher), on DISPATCHER_HEALTH_PORT
@@ -30,6 +30,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     if (this.port) this.server = createServer((request, response) => void this.answer(request, response)).listen(this.port);
   }
 
+  /** Stops listening; the answers still being made then close their connection (see `send`). */
   async onApplicationShutdown(): Promise<void> {
     const server = this.server;
     this.server = null;
@@ -37,17 +38,24 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') return void json(response, 200, '{"status":"ok"}');
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') return this.send(response, 200, JSON_TYPE, '{"status":"ok"}');
     const required = this.config.auth.metricsToken;
     const token = bearerToken(request.headers.authorization);
     if (required !== null && (token === null || !tokensMatch(token, required))) {
-      return void json(response, 401, '{"code":"unauthorized","message":"missing or invalid bearer token"}');
+      return this.send(response, 401, JSON_TYPE, '{"code":"unauthorized","message":"missing or invalid bearer token"}');
     }
     try {
-      const text = await this.metrics.registry.metrics();
-      response.writeHead(200, { 'content-type': this.metrics.registry.contentType }).end(text);
+      this.send(response, 200, this.metrics.registry.contentType, await this.metrics.registry.metrics());
     } catch {
-      json(response, 500, '{"code":"internal_error","message":"metrics unavailable"}');
+      this.send(response, 500, JSON_TYPE, '{"code":"internal_error","message":"metrics unavailable"}');
     }
+  }
+
+  /**
+   * Once shutting down, an answer closes its connection: a keep-alive connection left open would
+   * hold the exit for Node's keep-alive timeout (a scrape in flight at SIGTERM).
+   */
+  private send(response: ServerResponse, status: number, contentType: string, body: string): void {
+    response.writeHead(status, { 'content-type': contentType, ...(this.server === null ? { connection: 'close' } : {}) }).end(body);
   }
 }
