@@ -16,6 +16,7 @@ import { Utf8mb4Everywhere1732400000100 } from './1732400000100-utf8mb4-everywhe
 import { RunNextAt1732410000000 } from './1732410000000-run-next-at';
 import { WebhookAttemptStats1732600000000 } from './1732600000000-webhook-attempt-stats';
 import { DropRedundantEventsAccountIndex1732700000000 } from './1732700000000-drop-redundant-events-account-index';
+import { IdsCompareBytes1732800000000 } from './1732800000000-ids-compare-bytes';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -37,4 +38,5 @@ export const ALL_MIGRATIONS = [
   RunNextAt1732410000000,
   WebhookAttemptStats1732600000000,
   DropRedundantEventsAccountIndex1732700000000,
+  IdsCompareBytes1732800000000,
 ];
