@@ -456,6 +456,37 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     await v3(account).post(`/Webhook/${slowId}/disable`).expect(200);
   });
 
+  it('tells apart producer event ids that differ only in case, alone and in a batch', async () => {
+    if (skip) return;
+    const account = await sut.createAccount();
+    const r = await receiver();
+    const { id: webhookId } = await createWebhook(account, `${r.url}/in`);
+
+    await publish(account.id, 'email.delivered', delivered(1), { id: 'evt_CaseA' });
+    await publish(account.id, 'email.delivered', delivered(2), { id: 'evt_casea' });
+    const batch = await internal('/events/batch', {
+      events: [
+        { accountId: account.id, type: 'email.delivered', data: delivered(3), id: 'evt_BDup' },
+        { accountId: account.id, type: 'email.delivered', data: delivered(4), id: 'evt_bdup' },
+      ],
+    }).expect(202);
+    expect(batch.body).toEqual({ ids: ['evt_BDup', 'evt_bdup'] });
+
+    const ids = ['evt_CaseA', 'evt_casea', 'evt_BDup', 'evt_bdup'];
+    await eventually(async () => expect((await deliveriesOf(account, webhookId)).map((d) => d.eventId).sort()).toEqual([...ids].sort()), WAIT_MS);
+    await eventually(() => expect(r.requests.map(eventIdOf).sort()).toEqual([...ids].sort()), WAIT_MS);
+    for (const [i, id] of ids.entries()) {
+      expect((await v3(account).get(`/events/${id}`).expect(200)).body).toMatchObject({ id, data: { idSending: i + 1 } });
+    }
+    if (profile === 'mysql-nats') {
+      const caseBlind = await sut.app.get(TypeormDatabase).query<{ name: string }>(
+        `SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME) AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()
+         AND CHARACTER_SET_NAME IS NOT NULL AND COLLATION_NAME <> 'utf8mb4_bin' AND (COLUMN_NAME = 'id' OR COLUMN_NAME REGEXP '_(id|token|hash|key|sealed)$')`,
+      );
+      expect(caseBlind.map((c) => c.name)).toEqual([]);
+    }
+  });
+
   it('disables at exactly WEBHOOK_DISABLE_AFTER consecutive failures, skips while disabled, and enable plus recover bring everything back', async () => {
     if (skip) return;
     const account = await sut.createAccount();
@@ -490,6 +521,13 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     expect(await deliveryOf(account, id, e5)).toMatchObject({ status: 'skipped', attempts: [], nextAttemptAt: null });
     const skipped = (await v2(account).get(`/webhooks/${id}/deliveries?status=skipped`).expect(200)).body;
     expect(skipped.deliveries.map((d: { event_id: string }) => d.event_id).sort()).toEqual([e4, e5].sort());
+
+    // Retry and recover are refused while it is disabled: they would only be skipped again.
+    const retryRefused = await v3(account).post(`/Webhook/${id}/deliveries/${(await deliveryOf(account, id, e4)).id}/retry`);
+    const recoverRefused = await v2(account).post(`/webhooks/${id}/recover`, { since });
+    for (const refused of [retryRefused, recoverRefused]) {
+      expect([refused.status, refused.body]).toEqual([400, { code: 'invalid_parameter', message: `webhook ${id} is disabled; enable it first, then retry or recover` }]);
+    }
 
     r.respond({ status: 200 });
     const enabled = await v3(account).post(`/Webhook/${id}/enable`).expect(200);

@@ -50,7 +50,8 @@ describe.each(PROFILES)('operators: accounts, keys, request ids (%s)', (profile:
     expect(created).toEqual({ id: expect.any(Number), name: 'Readable', apiKey: expect.stringMatching(/^sk_/), apiKeyId: expect.stringMatching(/^key_/) });
     const read = await adminGet(`/admin/accounts/${created.id}`).expect(200);
     expect(read.body).toEqual({ id: created.id, name: 'Readable', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) });
-    for (const path of ['/admin/accounts/999999', '/admin/accounts/abc', '/admin/accounts/999999/api-keys']) {
+    const lookalikes = [`${created.id}.0`, `0${created.id}`, `${created.id}%20`, `+${created.id}`, `${created.id}e0`].map((id) => `/admin/accounts/${id}`);
+    for (const path of ['/admin/accounts/999999', '/admin/accounts/abc', '/admin/accounts/999999/api-keys', ...lookalikes]) {
       const response = await adminGet(path);
       expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 404, body: { code: 'not_found', message: expect.any(String) } });
     }

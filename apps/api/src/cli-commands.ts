@@ -1,13 +1,9 @@
-import { DomainError, notFound } from '../../../libs/kernel/src';
+import { DomainError } from '../../../libs/kernel/src';
 import { accountPageView, accountView, apiKeyListView } from './admin/admin-accounts.presenter';
+import { parseAccountId } from '../../../libs/accounts/src';
 import { CliCommand } from './cli-args';
 import type { CliContext } from './cli-context';
 
-/** An ACCOUNT_ID argument: not an integer means no such account, as on /admin/accounts/{id}. */
-function accountId(text: string): number {
-  if (!/^\d{1,15}$/.test(text)) throw notFound(`account ${text} not found`);
-  return Number(text);
-}
 
 /** Every command of the operator CLI (CONTRACT 9.5): adding one is one entry here. */
 export const CLI_COMMANDS: CliCommand<CliContext>[] = [
@@ -35,14 +31,14 @@ export const CLI_COMMANDS: CliCommand<CliContext>[] = [
     words: ['account', 'show'],
     summary: 'One account: {"id","name","createdAt"}',
     args: ['ACCOUNT_ID'],
-    run: async (ctx, { args }) => accountView(await ctx.accounts.getAccount(accountId(args[0]))),
+    run: async (ctx, { args }) => accountView(await ctx.accounts.getAccount(parseAccountId(args[0]))),
   },
   {
     words: ['account', 'delete'],
     summary: 'Delete an account and everything it owns, cancelling its waiting work: {"deleted":ID}',
     args: ['ACCOUNT_ID'],
     async run(ctx, { args }) {
-      const id = accountId(args[0]);
+      const id = parseAccountId(args[0]);
       await ctx.accounts.deleteAccount(id);
       return { deleted: id };
     },
@@ -51,20 +47,20 @@ export const CLI_COMMANDS: CliCommand<CliContext>[] = [
     words: ['key', 'create'],
     summary: 'Create another API key for an account (shown once): {"id","apiKey"}',
     args: ['ACCOUNT_ID'],
-    run: (ctx, { args }) => ctx.accounts.createApiKey(accountId(args[0])),
+    run: (ctx, { args }) => ctx.accounts.createApiKey(parseAccountId(args[0])),
   },
   {
     words: ['key', 'list'],
     summary: 'The API keys of an account that are not revoked: {"apiKeys":[{"id","prefix","createdAt","lastUsedAt"}]}',
     args: ['ACCOUNT_ID'],
-    run: async (ctx, { args }) => apiKeyListView(await ctx.accounts.listApiKeys(accountId(args[0]))),
+    run: async (ctx, { args }) => apiKeyListView(await ctx.accounts.listApiKeys(parseAccountId(args[0]))),
   },
   {
     words: ['key', 'revoke'],
     summary: 'Revoke an API key: {"revoked":"KEY_ID"}',
     args: ['ACCOUNT_ID', 'KEY_ID'],
     async run(ctx, { args }) {
-      await ctx.accounts.revokeApiKey(accountId(args[0]), args[1]);
+      await ctx.accounts.revokeApiKey(parseAccountId(args[0]), args[1]);
       return { revoked: args[1] };
     },
   },

@@ -56,9 +56,6 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   // The registry is the infrastructure module's (shared with the dispatcher's delivery metrics).
   const metrics = app.get(Metrics);
 
-  // JSON routes take JSON only: without this, text/plain bodies would reach handlers as strings.
-  fastify.removeContentTypeParser(['text/plain']);
-
   drainOnClose(fastify);
   // The hooks run on every request: plain callbacks, no promise each.
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -91,6 +88,9 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   await setUpDocs(app);
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
+  // JSON routes take JSON only (415 otherwise): Fastify's text/plain parser and the form parser Nest
+  // adds in init() would hand handlers strings and query-string objects.
+  fastify.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
   await fastify.ready();
   return app;
 }

@@ -1,3 +1,5 @@
+import { notFound } from '../../kernel/src';
+
 export interface Account {
   id: number;
   name: string;
@@ -36,4 +38,14 @@ export interface ApiKeyView {
   prefix: string | null;
   createdAt: Date;
   lastUsedAt: Date | null;
+}
+
+/**
+ * An account id written by an operator (a path of /admin/accounts, an argument of the CLI): the
+ * decimal form of a positive integer and nothing else, so `1.0`, `01` and `1 ` name no account.
+ * Anything else is `not_found`, as an id of no account is.
+ */
+export function parseAccountId(text: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw notFound(`account ${text.slice(0, 40)} not found`);
+  return Number(text);
 }

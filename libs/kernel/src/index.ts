@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './calendar';
 export * from './ids';
 export * from './clock';
 export * from './unit-of-work';

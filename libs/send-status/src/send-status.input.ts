@@ -1,3 +1,4 @@
+import { isOnCalendar } from '../../kernel/src';
 import { invalidSendParameter } from './send-status.errors';
 import { BOUNCE_TYPES, BounceType, isBounceType, isReportableStatus, isSendChannel, REPORTABLE_STATUSES, ReportableStatus, SEND_CHANNELS, SendChannel } from './send-status';
 
@@ -57,7 +58,7 @@ export function parseTimestamp(field: string, value: unknown): Date | null {
     throw invalidSendParameter(`${field} must be an ISO 8601 timestamp with a time zone, e.g. 2024-11-22T10:00:00Z`);
   }
   const ms = Date.parse(value);
-  if (!Number.isFinite(ms) || ms < 0) throw invalidSendParameter(`${field} is not a valid date`);
+  if (!isOnCalendar(value) || !Number.isFinite(ms) || ms < 0) throw invalidSendParameter(`${field} is not a valid date`);
   return new Date(ms);
 }
 

@@ -86,6 +86,8 @@ describe(SendStatusService.name, () => {
       [{ scheduledAt: 'tomorrow' }, /scheduledAt/],
       [{ scheduledAt: '2024-11-22T10:00:00' }, /scheduledAt/],
       [{ createdAt: '2024-13-45T10:00:00Z' }, /createdAt/],
+      [{ createdAt: '2023-02-29T10:00:00Z' }, /createdAt is not a valid date/],
+      [{ scheduledAt: '2024-11-31T10:00:00Z' }, /scheduledAt is not a valid date/],
       [{ createdAt: '2024-11-23T10:00:00Z' }, /createdAt must not be in the future/],
       [{ accountId: 0 }, /accountId/],
     ])('refuses %j as invalid_parameter', async (extra, message) => {

@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, PipeTransform, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AccountsService } from '../../../../libs/accounts/src';
-import { DomainError } from '../../../../libs/kernel/src';
+import { AccountsService, parseAccountId } from '../../../../libs/accounts/src';
 import { AdminAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
 import { accountPageView, accountView, apiKeyListView } from './admin-accounts.presenter';
 import { AccountPageView, AccountView, ApiKeyListView, CreateAccountDto, CreatedAccountView, CreatedApiKeyView, ListAccountsQuery } from './admin.dto';
 
-const accountIdPipe = new ParseIntPipe({ exceptionFactory: () => new DomainError('not_found', 'account not found') });
+/** The path's account id, parsed by the one rule of libs/accounts. */
+const accountIdPipe: PipeTransform<string, number> = { transform: parseAccountId };
 
 @ApiTags('admin')
 @AdminAuth()

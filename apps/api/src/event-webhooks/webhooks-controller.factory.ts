@@ -133,7 +133,7 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @HttpCode(202)
     @operation('retryWebhookDelivery', 'One more attempt of a delivery now, with the same event id')
     @ApiAcceptedResponse({ type: RetryAcceptedView })
-    @ApiErrors('not_found')
+    @ApiErrors(['invalid_parameter', 'the webhook is disabled (enable it first)'], 'not_found')
     async retry(@CurrentAccount() account: Account, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
       await this.webhooks.retryDelivery(account.id, id, deliveryId);
       return {};
@@ -143,7 +143,7 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @HttpCode(202)
     @operation('recoverWebhook', 'Deliver again every failed or skipped delivery created at or after since')
     @ApiAcceptedResponse({ type: RecoverAcceptedView })
-    @ApiErrors('invalid_parameter', 'not_found')
+    @ApiErrors(['invalid_parameter', 'since is not an ISO 8601 timestamp, or the webhook is disabled (enable it first)'], 'not_found')
     async recover(@CurrentAccount() account: Account, @Param('id') id: string, @Body() body: RecoverDto) {
       return this.webhooks.recover(account.id, id, body.since);
     }

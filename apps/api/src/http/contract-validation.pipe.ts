@@ -23,6 +23,9 @@ export class ContractValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A path parameter stays the string it was: each route parses its own (the implicit conversion
+    // of a `number` parameter read `1.0`, `01` and `1 ` as 1).
+    if (metadata.type === 'param') return value;
     if (metadata.type === 'body' && (value === undefined || value === null) && metadata.metatype && Reflect.getMetadata(OPTIONAL_BODY, metadata.metatype)) {
       return undefined;
     }

@@ -2776,6 +2776,15 @@ export interface operations {
                     "application/json": components["schemas"]["RetryAcceptedView"];
                 };
             };
+            /** @description `invalid_parameter`: the webhook is disabled (enable it first) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong api-key header */
             401: {
                 headers: {
@@ -2839,7 +2848,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `invalid_parameter`: a field is missing, of the wrong type or out of range
+             * @description `invalid_parameter`: since is not an ISO 8601 timestamp, or the webhook is disabled (enable it first)
              *
              *     `invalid_json`: the body is not parseable JSON
              */
@@ -3677,6 +3686,15 @@ export interface operations {
                     "application/json": components["schemas"]["RetryAcceptedView"];
                 };
             };
+            /** @description `invalid_parameter`: the webhook is disabled (enable it first) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong api-key header */
             401: {
                 headers: {
@@ -3740,7 +3758,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `invalid_parameter`: a field is missing, of the wrong type or out of range
+             * @description `invalid_parameter`: since is not an ISO 8601 timestamp, or the webhook is disabled (enable it first)
              *
              *     `invalid_json`: the body is not parseable JSON
              */

@@ -201,6 +201,27 @@ describe(WebhooksService.name, () => {
       expect(h.queue.take(DELIVERY_TOPIC).map((i) => i.payload.deliveryId).sort()).toEqual([failed.id, skipped.id].sort());
       await expect(sut.recover(acme, webhook.id, 'yesterday')).rejects.toMatchObject({ code: 'invalid_parameter' });
       await expect(sut.recover(acme, webhook.id, undefined)).rejects.toMatchObject({ code: 'invalid_parameter' });
+      // Date.parse would roll these over to 2 March and to the next day.
+      await expect(sut.recover(acme, webhook.id, '2026-02-30T00:00:00Z')).rejects.toMatchObject({ code: 'invalid_parameter' });
+      await expect(sut.recover(acme, webhook.id, '2026-02-01T24:00:00Z')).rejects.toMatchObject({ code: 'invalid_parameter' });
+    });
+
+    it('refuses a retry or a recover of a disabled webhook, whose deliveries would only be skipped again, and changes nothing', async () => {
+      const { webhook } = await create();
+      await h.intake.publish([{ accountId: acme, type: 'email.delivered', data: delivered }]);
+      const delivery = [...h.deliveries.rows.values()][0];
+      Object.assign(delivery, { status: 'failed', nextAttemptAt: null });
+      await sut.disable(acme, webhook.id);
+      h.queue.take(DELIVERY_TOPIC);
+      const refused = { code: 'invalid_parameter', message: `webhook ${webhook.id} is disabled; enable it first, then retry or recover` };
+
+      await expect(sut.retryDelivery(acme, webhook.id, delivery.id)).rejects.toMatchObject(refused);
+      await expect(sut.recover(acme, webhook.id, '2020-01-01T00:00:00Z')).rejects.toMatchObject(refused);
+      expect(delivery).toMatchObject({ status: 'failed', seq: 0 });
+      expect(h.queue.take(DELIVERY_TOPIC)).toEqual([]);
+
+      await sut.enable(acme, webhook.id);
+      expect(await sut.recover(acme, webhook.id, '2020-01-01T00:00:00Z')).toEqual({ count: 1 });
     });
   });
 });

@@ -5,7 +5,7 @@ import { EventCatalog } from '../catalog/event-catalog';
 import { DeliveryView, deliveryViewOf, isDeliveryStatus, DELIVERY_STATUSES } from '../deliveries/delivery';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { deliveryWorkItem } from '../deliveries/delivery-work';
-import { deliveryNotFound, invalidWebhookParameter, webhookLimitExceeded } from '../event-webhooks.errors';
+import { deliveryNotFound, invalidWebhookParameter, webhookDisabled, webhookLimitExceeded } from '../event-webhooks.errors';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
 import { parseInstant } from '../iso-instant';
@@ -171,8 +171,9 @@ export class WebhooksService {
 
   /** One more attempt now, with the same event id and body. */
   async retryDelivery(accountId: number, id: string, deliveryId: string): Promise<void> {
-    await this.find(accountId, id);
+    const webhook = await this.find(accountId, id);
     if (!looksLikeId('del', deliveryId) || !(await this.deliveries.findForWebhook(id, deliveryId))) throw deliveryNotFound(deliveryId);
+    if (webhook.state === 'disabled') throw webhookDisabled(id);
     await this.uow.run(async () => {
       // retryStep at the end of the schedule: a failure of this extra attempt is final at once.
       const scheduled = await this.deliveries.scheduleNow(deliveryId, this.clock.now(), this.settings.retryScheduleMs.length);
@@ -182,8 +183,9 @@ export class WebhooksService {
 
   /** Every failed or skipped delivery created at or after `since` back to pending, with a fresh retry schedule. */
   async recover(accountId: number, id: string, since: unknown): Promise<{ count: number }> {
-    await this.find(accountId, id);
+    const webhook = await this.find(accountId, id);
     const from = parseInstant(since);
+    if (webhook.state === 'disabled') throw webhookDisabled(id);
     let count = 0;
     let afterId = '';
     for (;;) {
