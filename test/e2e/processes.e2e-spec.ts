@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess, waitForOutput } from '../support/processes';
@@ -29,6 +30,7 @@ describe('processes', () => {
     await waitForOutput(sut, /api listening/);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(health.status).toBe(200);
+    expect(listenBacklog(port)).toBe(Math.min(4096, Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'))));
     const output = sut.output();
     expect(output.match(/ADMIN_TOKEN was not set: generated one for this run/g)).toHaveLength(1);
     expect(output.match(/INTERNAL_TOKEN was not set: generated one for this run/g)).toHaveLength(1);
@@ -53,3 +55,9 @@ describe('processes', () => {
     expect(sut.output()).toMatch(/stopped: in-flight work finished or released/);
   });
 });
+
+/** The listen queue of the socket on `port` as the kernel reports it (`ss`: Send-Q of a listening socket). */
+function listenBacklog(port: string): number {
+  const line = execFileSync('ss', ['-Hltn', `sport = :${port}`], { encoding: 'utf8' }).trim().split('\n')[0];
+  return Number(line.split(/\s+/)[2]);
+}

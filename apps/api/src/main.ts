@@ -4,6 +4,13 @@ import { createLogger } from '../../../libs/adapters/logging/logger';
 import { createApiApp } from './create-api-app';
 import { resolveOperatorTokens } from './http/resolve-operator-tokens';
 
+/**
+ * Connections the kernel completes while the event loop is busy wait in the listen queue. Node's
+ * default of 511 overflowed when 1,000 clients connected at once (thousands of handshakes dropped,
+ * each costing its client a SYN retry after 1, 3 or 7 s). The kernel caps it at net.core.somaxconn.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.runtime.logLevel);
@@ -12,7 +19,7 @@ async function main(): Promise<void> {
     logger.warn('SECRETS_KEY is not set: stored secrets are sealed with a key kept in the database itself, which does not protect them from anyone holding the database; set SECRETS_KEY (32 bytes, hex or base64) in production');
   }
   const app = await createApiApp({ config, tokens, logger });
-  await app.listen({ port: config.http.port, host: '0.0.0.0' });
+  await app.listen({ port: config.http.port, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
   const base = config.http.publicBaseUrl;
   const urls = { api: base, dashboard: `${base}/app`, docs: `${base}/docs`, metrics: `${base}/metrics` };
   logger.info(
