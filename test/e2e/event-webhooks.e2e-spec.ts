@@ -424,6 +424,27 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     await v3(account).post(`/Webhook/${webhookId}/deliveries/del_00000000000000000000000000/retry`).expect(404);
   });
 
+  it('retries the failures of a receiver that answers most calls: none is cancelled, every event gets through', async () => {
+    if (skip) return;
+    const account = await sut.createAccount();
+    // Every tenth event fails its first attempt only, among successes recorded in the same batches.
+    const failedOnce = new Set<string>();
+    const r = await receiver();
+    r.respond((request) => {
+      const { id, data } = JSON.parse(request.body) as { id: string; data: { idSending: number } };
+      if (data.idSending % 10 !== 0 || failedOnce.has(id)) return { status: 200 };
+      failedOnce.add(id);
+      return { status: 500 };
+    });
+    const { id: webhookId } = await createWebhook(account, `${r.url}/in`);
+    await internal('/events/batch', { events: Array.from({ length: 100 }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: delivered(i + 10) })) }).expect(202);
+
+    await eventually(async () => expect((await deliveriesOf(account, webhookId)).filter((d) => d.status === 'succeeded')).toHaveLength(100), WAIT_MS);
+    expect(failedOnce.size).toBe(10);
+    const retried = (await deliveriesOf(account, webhookId)).filter((d) => d.attempts.length === 2);
+    expect(retried.map((d) => d.attempts.map((a: { httpStatus: number }) => a.httpStatus))).toEqual(Array.from({ length: 10 }, () => [500, 200]));
+  });
+
   it('counts a timeout and a redirect as failed attempts, and never follows the redirect', async () => {
     if (skip) return;
     const account = await sut.createAccount();

@@ -38,6 +38,32 @@ describe(AttemptRecorder.name, () => {
     expect(h.queue.take(DELIVERY_TOPIC).map((i) => i.payload.seq)).toEqual([1, 1]);
   });
 
+  it('retries the failures of a batch that ends in a success on the same webhook (they were cancelled as if it were deleted)', async () => {
+    const { h, sut, webhook, claimed, attempt } = await setUp(10);
+    const [a, b, c] = await claimed('t');
+    const results = await Promise.all([
+      sut.record({ delivery: a, claimToken: 't', attempt: attempt(500), success: false }),
+      sut.record({ delivery: b, claimToken: 't', attempt: attempt(500), success: false }),
+      sut.record({ delivery: c, claimToken: 't', attempt: attempt(200), success: true }),
+    ]);
+    expect(results.map((r) => r?.outcome.status)).toEqual(['retrying', 'retrying', 'succeeded']);
+    expect([a, b, c].map((d) => h.deliveries.rows.get(d.id)!.status)).toEqual(['retrying', 'retrying', 'succeeded']);
+    expect(h.webhooks.rows.get(webhook.id)!.consecutiveFailures).toBe(0);
+    expect(h.queue.take(DELIVERY_TOPIC).map((i) => i.payload.deliveryId).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it('cancels the failures, and only those, of a webhook deleted while its attempts were made', async () => {
+    const { h, sut, webhook, claimed, attempt } = await setUp(10);
+    const [a, b] = await claimed('t');
+    h.webhooks.rows.delete(webhook.id);
+    const results = await Promise.all([
+      sut.record({ delivery: a, claimToken: 't', attempt: attempt(500), success: false }),
+      sut.record({ delivery: b, claimToken: 't', attempt: attempt(200), success: true }),
+    ]);
+    expect(results.map((r) => r?.outcome.status)).toEqual(['cancelled', 'succeeded']);
+    expect(h.queue.take(DELIVERY_TOPIC)).toEqual([]);
+  });
+
   it('neither records nor counts an attempt whose claim was lost', async () => {
     const { h, sut, webhook, claimed, attempt } = await setUp(1);
     const [a] = await claimed('t');

@@ -55,7 +55,7 @@ export class InMemoryWebhookRepository extends WebhookRepository {
       const row = this.rows.get(webhookId);
       if (!row) continue;
       row.consecutiveFailures = reset ? failures : row.consecutiveFailures + failures;
-      if (failures > 0) counts.set(webhookId, { consecutiveFailures: row.consecutiveFailures, state: row.state });
+      counts.set(webhookId, { consecutiveFailures: row.consecutiveFailures, state: row.state });
     }
     return counts;
   }

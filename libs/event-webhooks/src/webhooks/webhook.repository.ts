@@ -47,7 +47,9 @@ export abstract class WebhookRepository {
   /**
    * Applies a batch of attempts to the failure counters, one statement per webhook (`reset`: a
    * success came before the `failures`, so the counter restarts from them). Returns the counter and
-   * state of each webhook that had failures, read in the same transaction; a webhook gone is absent.
+   * state of every webhook of the tallies, read in the same transaction, also of one whose batch
+   * ended in a success (its failures before it are retried like any other); only a webhook gone is
+   * absent (its failed attempts are cancelled).
    */
   abstract tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>>;
   /** Webhooks disabled now, over every account. */

@@ -144,27 +144,33 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
-    const succeeded = tallies.filter((t) => t.reset && t.failures === 0).map((t) => t.webhookId);
-    // Mostly the counter is 0 already: a plain read finds the few to reset, so batches of successes
-    // do not queue behind each other on the webhook row's lock.
-    const restarted =
-      succeeded.length === 0
-        ? []
-        : (await this.db.query<{ id: string }>(`SELECT id FROM webhooks WHERE id IN (${placeholders(succeeded)}) AND consecutive_failures <> 0`, succeeded)).map((r) => r.id);
-    if (restarted.length > 0) {
-      await this.db.exec(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0`, restarted);
+    const counts = new Map<string, FailureCount>();
+    const succeeded = tallies.filter((t) => t.failures === 0).map((t) => t.webhookId);
+    if (succeeded.length > 0) {
+      // Mostly the counter is 0 already: a plain read finds the few to reset, so batches of successes
+      // do not queue behind each other on the webhook row's lock.
+      const rows = await this.db.query<Pick<WebhookRow, 'id' | 'consecutive_failures' | 'state'>>(
+        `SELECT id, consecutive_failures, state FROM webhooks WHERE id IN (${placeholders(succeeded)})`,
+        succeeded,
+      );
+      const restarted = rows.filter((r) => Number(r.consecutive_failures) !== 0).map((r) => r.id);
+      if (restarted.length > 0) {
+        await this.db.exec(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0`, restarted);
+      }
+      for (const r of rows) counts.set(r.id, { consecutiveFailures: 0, state: r.state });
     }
     const failing = tallies.filter((t) => t.failures > 0);
     for (const t of failing) {
       const counter = t.reset ? '?' : 'consecutive_failures + ?';
       await this.db.exec(`UPDATE webhooks SET consecutive_failures = ${counter} WHERE id = ?`, [t.failures, t.webhookId]);
     }
-    if (failing.length === 0) return new Map();
+    if (failing.length === 0) return counts;
     const ids = failing.map((t) => t.webhookId);
     const rows = await this.db.query<Pick<WebhookRow, 'id' | 'consecutive_failures' | 'state'>>(
       `SELECT id, consecutive_failures, state FROM webhooks WHERE id IN (${placeholders(ids)})`,
       ids,
     );
-    return new Map(rows.map((r) => [r.id, { consecutiveFailures: Number(r.consecutive_failures), state: r.state }]));
+    for (const r of rows) counts.set(r.id, { consecutiveFailures: Number(r.consecutive_failures), state: r.state });
+    return counts;
   }
 }
