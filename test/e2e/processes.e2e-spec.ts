@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProcess, waitForOutput } from '../support/processes';
+import { DIST, startProcess, waitForOutput } from '../support/processes';
 import { randomListenPort } from '../support/ports';
 
 /** The built apps as an operator runs them: start-up, configuration errors, SIGTERM. */
@@ -53,6 +53,32 @@ describe('processes', () => {
     const exit = await sut.exited;
     expect(exit.code).toBe(0);
     expect(sut.output()).toMatch(/stopped: in-flight work finished or released/);
+  });
+
+  // npm runs a script through `sh -c`; Debian's sh (dash) neither execs the command nor passes
+  // SIGTERM on, so without `exec` a supervisor signalling npm left the server running, orphaned.
+  it.each([
+    ['start', 'PORT', /api listening/, true],
+    ['start:api', 'PORT', /api listening/, false],
+    ['start:dispatcher', 'DISPATCHER_HEALTH_PORT', /dispatcher started/, true],
+  ])('npm run %s: SIGTERM to npm stops the server it started', async (script, portVariable, started, dispatches) => {
+    const port = String(randomListenPort());
+    const npm = spawn('npm', ['run', '--ignore-scripts', '--silent', script], {
+      cwd: join(DIST, '..'),
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...baseEnv(), [portVariable]: port },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout.on('data', (chunk) => (output += chunk));
+    npm.stderr.on('data', (chunk) => (output += chunk));
+    const closed = new Promise<string>((resolve) => npm.once('close', (code, signal) => resolve(signal ?? String(code))));
+    await waitForOutput({ child: npm, output: () => output, exited: closed as never }, started);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+
+    npm.kill('SIGTERM');
+    expect(['0', 'SIGTERM']).toContain(await closed);
+    if (dispatches) expect(output).toMatch(/stopped: in-flight work finished or released/);
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
   });
 });
 
