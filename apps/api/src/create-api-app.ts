@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../../config/load-config';
 import { PinoNestLogger, redactUrl } from '../../../libs/adapters/logging/logger';
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
-import { DomainError, exceedsDepth, MAX_JSON_DEPTH, tooDeepMessage } from '../../../libs/kernel/src';
+import { DomainError, exceedsDepth, MAX_JSON_DEPTH, requestIdFrom, tooDeepMessage } from '../../../libs/kernel/src';
 import { ApiModule } from './api.module';
 import { ContractExceptionFilter } from './http/contract-exception.filter';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
@@ -125,8 +125,4 @@ function contractClientError(error: Error & { code?: string }, socket: Socket): 
 async function setUpDocs(app: NestFastifyApplication): Promise<void> {
   const document = await buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml', raw: ['json', 'yaml'] });
-}
-
-export function requestIdFrom(header: string | string[] | undefined): string {
-  return typeof header === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(header) ? header : randomUUID();
 }

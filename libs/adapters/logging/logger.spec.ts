@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, PinoNestLogger } from './logger';
+import { createLogger, PinoNestLogger, redactUrl } from './logger';
 
 function capture(level: 'info' | 'debug') {
   const lines: Array<Record<string, unknown>> = [];
@@ -56,4 +56,15 @@ describe('database errors in logs', () => {
     logger.error({ err: Object.assign(new Error("bad 'value'"), { status: 7 }) }, 'other');
     expect(JSON.parse(lines[0]).err).toMatchObject({ message: "bad 'value'", status: 7 });
   });
+});
+
+describe(redactUrl.name, () => {
+  it.each([
+    ['/hooks/abcDEF123?x=1', '/hooks/[redacted]?x=1'],
+    ['/v3/Webhook?api-key=sk_live_secret', '/v3/Webhook?api-key=[redacted]'],
+    ['/v3/Webhook?limit=5&API_KEY=sk_x&cursor=del_1', '/v3/Webhook?limit=5&API_KEY=[redacted]&cursor=del_1'],
+    ['/v2/events?token=t1&access_token=t2#frag', '/v2/events?token=[redacted]&access_token=[redacted]#frag'],
+    ['/v3/Webhook/wh_1/deliveries?cursor=del_01&limit=20', '/v3/Webhook/wh_1/deliveries?cursor=del_01&limit=20'],
+    ['/v3/events?type=email.delivered&monkey=1', '/v3/events?type=email.delivered&monkey=1'],
+  ])('%s is logged as %s', (url, logged) => expect(redactUrl(url)).toBe(logged));
 });

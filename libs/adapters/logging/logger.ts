@@ -15,9 +15,15 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
-/** `/hooks/<token>` is a credential: access logs show `/hooks/[redacted]`. */
+/** Query parameters whose value would be a credential, were a client to send one there by mistake. */
+const CREDENTIAL_PARAMETER = /([?&](?:api[-_]?key|key|token|access[-_]?token|secret|password|authorization)=)[^&#]*/gi;
+
+/**
+ * `/hooks/<token>` is a credential: access logs show `/hooks/[redacted]`. So is an API key or a
+ * token a client put in the query string (`?api-key=sk_...`): its value is redacted too.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/^(\/hooks\/)[^/?#]+/, '$1[redacted]');
+  return url.replace(/^(\/hooks\/)[^/?#]+/, '$1[redacted]').replace(CREDENTIAL_PARAMETER, '$1[redacted]');
 }
 
 /** Fields of database errors (TypeORM, mysql2, better-sqlite3) that carry the statement or its values. */

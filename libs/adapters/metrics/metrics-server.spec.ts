@@ -1,4 +1,4 @@
-import { Agent, get, IncomingMessage } from 'node:http';
+import { Agent, get, IncomingMessage, request } from 'node:http';
 import { AddressInfo, createServer } from 'node:net';
 import { Gauge } from 'prom-client';
 import { loadConfig } from '../../../config/load-config';
@@ -23,7 +23,37 @@ function fetchOn(agent: Agent, url: string): Promise<{ response: IncomingMessage
   });
 }
 
+function call(port: number, method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; requestId: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, method, path, headers }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, requestId: String(response.headers['x-request-id']), body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
 describe('MetricsServer', () => {
+  it('answers GET /health and GET /metrics, 404 to anything else, each with an x-request-id', async () => {
+    const port = await freePort();
+    const server = new MetricsServer(new Metrics(), loadConfig({ DISPATCHER_HEALTH_PORT: String(port) }));
+    server.onApplicationBootstrap();
+    try {
+      const health = await call(port, 'GET', '/health', { 'x-request-id': 'probe-1' });
+      expect(health).toEqual({ status: 200, requestId: 'probe-1', body: '{"status":"ok"}' });
+      expect((await call(port, 'GET', '/metrics')).status).toBe(200);
+      for (const [method, path] of [['GET', '/other'], ['POST', '/health'], ['GET', '/healthz'], ['DELETE', '/metrics']]) {
+        const answer = await call(port, method, path, { 'x-request-id': 'bad id!' });
+        expect({ method, path, status: answer.status, code: JSON.parse(answer.body).code }).toEqual({ method, path, status: 404, code: 'not_found' });
+        expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    } finally {
+      await server.onApplicationShutdown();
+    }
+  });
+
   it('closes the connection of a scrape in flight at shutdown instead of keeping it alive', async () => {
     const port = await freePort();
     const metrics = new Metrics();

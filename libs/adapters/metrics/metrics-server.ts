@@ -3,14 +3,16 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { APP_CONFIG } from '../../../config/config.token';
 import type { AppConfig } from '../../../config/load-config';
 import { bearerToken, tokensMatch } from '../../kernel/src/credentials';
+import { requestIdFrom } from '../../kernel/src/request-id';
 import { Metrics } from './metrics';
 
 const JSON_TYPE = 'application/json';
 
 /**
  * The HTTP surface of a process that serves no routes (the dispatcher), on DISPATCHER_HEALTH_PORT
- * when set: GET /metrics (Prometheus text; Bearer METRICS_TOKEN when it is set) and a liveness
- * answer on every other path (/health). The API serves the same from its own routes.
+ * when set: GET /metrics (Prometheus text; Bearer METRICS_TOKEN when it is set) and GET /health
+ * (liveness); any other path or method is 404, so a probe aimed at the wrong path fails. Every
+ * answer carries `x-request-id`, as the API's do. The API serves the same from its own routes.
  */
 @Injectable()
 export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,7 +40,10 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') return this.send(response, 200, JSON_TYPE, '{"status":"ok"}');
+    response.setHeader('x-request-id', requestIdFrom(request.headers['x-request-id']));
+    const path = request.method === 'GET' || request.method === 'HEAD' ? request.url?.split('?')[0] : undefined;
+    if (path === '/health') return this.send(response, 200, JSON_TYPE, '{"status":"ok"}');
+    if (path !== '/metrics') return this.send(response, 404, JSON_TYPE, '{"code":"not_found","message":"this port serves GET /health and GET /metrics only"}');
     const required = this.config.auth.metricsToken;
     const token = bearerToken(request.headers.authorization);
     if (required !== null && (token === null || !tokensMatch(token, required))) {

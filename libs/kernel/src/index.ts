@@ -19,6 +19,7 @@ export * from './batcher';
 export * from './group-commit';
 export * from './call-outcome';
 export * from './json-depth';
+export * from './request-id';
 export * from './id-page';
 export * from './signed-post';
 export * from './work-seq';
