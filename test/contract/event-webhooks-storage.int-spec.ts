@@ -9,6 +9,7 @@ import { TypeormEventRepository } from '../../libs/adapters/sql/src/event-webhoo
 import { TypeormWebhookRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-webhook.repository';
 import { TypeormWebhookStatsRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-webhook-stats.repository';
 import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
+import { RetryDeliveriesCancelledByTally1732800000100 } from '../../libs/adapters/sql/src/migrations/1732800000100-retry-deliveries-cancelled-by-tally';
 import { TypeormAccountRepository } from '../../libs/adapters/sql/src/accounts/typeorm-account.repository';
 import { Clock, newId, WorkQueue } from '../../libs/kernel/src';
 import { deliveryRow, eventRow, webhookRow } from './event-webhooks-rows';
@@ -245,5 +246,30 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     for (const r of recovered) expect(await deliveries.findForWebhook(w.id, r.id)).toMatchObject({ status: 'pending', retryStep: 0, seq: r.seq, nextAttemptAt: later });
     expect((await deliveries.findForWebhook(w.id, succeeded.id))!.status).toBe('succeeded');
     expect((await deliveries.findForWebhook(w.id, old.id))!.status).toBe('failed');
+  });
+
+  it('migration: puts back to retrying the deliveries cancelled while their webhook still exists, and only those', async () => {
+    if (skip) return;
+    const webhooks = new TypeormWebhookRepository(database.db);
+    const w = await fresh();
+    const gone = await fresh();
+    const lost = await stored(w, { status: 'cancelled', nextAttemptAt: null, retryStep: 1, attemptCount: 1 });
+    const succeeded = await stored(w, { status: 'succeeded', nextAttemptAt: null });
+    const ofDeleted = await stored(gone, { status: 'cancelled', nextAttemptAt: null });
+    await webhooks.delete(gone.id);
+
+    const before = Date.now();
+    const runner = database.db.dataSource.createQueryRunner();
+    try {
+      await new RetryDeliveriesCancelledByTally1732800000100().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    const repaired = (await deliveries.findForWebhook(w.id, lost.id))!;
+    expect(repaired).toMatchObject({ status: 'retrying', retryStep: 1 });
+    expect(repaired.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before);
+    expect((await deliveries.findForWebhook(w.id, succeeded.id))!.status).toBe('succeeded');
+    expect((await deliveries.findForWebhook(gone.id, ofDeleted.id))!.status).toBe('cancelled');
   });
 });

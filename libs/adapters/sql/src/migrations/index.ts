@@ -17,6 +17,7 @@ import { RunNextAt1732410000000 } from './1732410000000-run-next-at';
 import { WebhookAttemptStats1732600000000 } from './1732600000000-webhook-attempt-stats';
 import { DropRedundantEventsAccountIndex1732700000000 } from './1732700000000-drop-redundant-events-account-index';
 import { IdsCompareBytes1732800000000 } from './1732800000000-ids-compare-bytes';
+import { RetryDeliveriesCancelledByTally1732800000100 } from './1732800000100-retry-deliveries-cancelled-by-tally';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -39,4 +40,5 @@ export const ALL_MIGRATIONS = [
   WebhookAttemptStats1732600000000,
   DropRedundantEventsAccountIndex1732700000000,
   IdsCompareBytes1732800000000,
+  RetryDeliveriesCancelledByTally1732800000100,
 ];
