@@ -143,6 +143,13 @@ describe.each(PROFILES)('SECRETS_KEY key ring (%s)', (profile: Profile) => {
     const refused = startProcess('apps/api/src/main.js', env(KEY_2));
     expect((await refused.exited).code).toBe(1);
     expect(refused.output()).toMatch(/start-up failed: SECRETS_KEY: 1 stored secret\(s\) open with none of the keys/);
+    // Without any key it is refused too, and makes no self-kept key on the way (one made now would
+    // open nothing stored, and would stay in the database of an installation that uses SECRETS_KEY).
+    for (let i = 0; i < 2; i++) {
+      const keyless = startProcess('apps/api/src/main.js', env());
+      expect((await keyless.exited).code).toBe(1);
+      expect(keyless.output()).toMatch(/start-up failed: SECRETS_KEY: 1 stored secret\(s\) open with none of the keys \(SECRETS_KEY\);/);
+    }
 
     // The new key first, the old one after it: the old secrets still open, new ones take the new key.
     await start(`${KEY_2},${KEY_1}`);

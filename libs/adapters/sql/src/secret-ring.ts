@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { SecretBox, StoredSecrets } from '../../../kernel/src';
 import { loadInstallationKey, loadOrCreateInstallationKey } from './installation-key';
 import { TypeormDatabase } from './typeorm-database';
@@ -10,8 +11,13 @@ import { TypeormSealedSecretStore } from './typeorm-sealed-secret.store';
  * stored secret opens with none of them: such a server could accept events it cannot sign.
  */
 export async function openSecretBox(db: TypeormDatabase, configuredKeys: readonly Buffer[], nowMs: number): Promise<SecretBox> {
-  const own = configuredKeys.length === 0 ? await loadOrCreateInstallationKey(db, nowMs) : await loadInstallationKey(db);
-  const box = new SecretBox([...configuredKeys, ...(own ? [own] : [])]);
+  let own = await loadInstallationKey(db);
+  // Without SECRETS_KEY the installation keeps a key of its own, made only while nothing is stored:
+  // a key made now would open none of what is, and would stay behind after the refusal below.
+  if (!own && configuredKeys.length === 0 && !(await storesAnySecret(db))) own = await loadOrCreateInstallationKey(db, nowMs);
+  const keys = [...configuredKeys, ...(own ? [own] : [])];
+  // No key at all (then something is stored): a fresh key opens nothing, so every secret counts below.
+  const box = new SecretBox(keys.length > 0 ? keys : [randomBytes(32)]);
   const unopenable = await storedSecrets(db, box).countUnopenable();
   if (unopenable > 0) {
     throw new Error(
@@ -20,6 +26,12 @@ export async function openSecretBox(db: TypeormDatabase, configuredKeys: readonl
     );
   }
   return box;
+}
+
+async function storesAnySecret(db: TypeormDatabase): Promise<boolean> {
+  const store = new TypeormSealedSecretStore(db);
+  for (const place of store.places()) if ((await store.page(place, null, 1)).length > 0) return true;
+  return false;
 }
 
 export function storedSecrets(db: TypeormDatabase, box: SecretBox): StoredSecrets {
