@@ -4,7 +4,6 @@ import { parseAccountId } from '../../../libs/accounts/src';
 import { CliCommand } from './cli-args';
 import type { CliContext } from './cli-context';
 
-
 /** Every command of the operator CLI (CONTRACT 9.5): adding one is one entry here. */
 export const CLI_COMMANDS: CliCommand<CliContext>[] = [
   {

@@ -9,7 +9,7 @@ import { resolveOperatorTokens } from './http/resolve-operator-tokens';
  * default of 511 overflowed when 1,000 clients connected at once (thousands of handshakes dropped,
  * each costing its client a SYN retry after 1, 3 or 7 s). The kernel caps it at net.core.somaxconn.
  */
-export const LISTEN_BACKLOG = 4096;
+const LISTEN_BACKLOG = 4096;
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
