@@ -149,15 +149,12 @@ export class TypeormWebhookRepository extends WebhookRepository {
     if (succeeded.length > 0) {
       // Mostly the counter is 0 already: a plain read finds the few to reset, so batches of successes
       // do not queue behind each other on the webhook row's lock.
-      const rows = await this.db.query<Pick<WebhookRow, 'id' | 'consecutive_failures' | 'state'>>(
-        `SELECT id, consecutive_failures, state FROM webhooks WHERE id IN (${placeholders(succeeded)})`,
-        succeeded,
-      );
-      const restarted = rows.filter((r) => Number(r.consecutive_failures) !== 0).map((r) => r.id);
+      const read = await this.failureCounts(succeeded);
+      const restarted = [...read].filter(([, count]) => count.consecutiveFailures !== 0).map(([id]) => id);
       if (restarted.length > 0) {
         await this.db.exec(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0`, restarted);
       }
-      for (const r of rows) counts.set(r.id, { consecutiveFailures: 0, state: r.state });
+      for (const [id, { state }] of read) counts.set(id, { consecutiveFailures: 0, state });
     }
     const failing = tallies.filter((t) => t.failures > 0);
     for (const t of failing) {
@@ -165,12 +162,16 @@ export class TypeormWebhookRepository extends WebhookRepository {
       await this.db.exec(`UPDATE webhooks SET consecutive_failures = ${counter} WHERE id = ?`, [t.failures, t.webhookId]);
     }
     if (failing.length === 0) return counts;
-    const ids = failing.map((t) => t.webhookId);
+    for (const [id, count] of await this.failureCounts(failing.map((t) => t.webhookId))) counts.set(id, count);
+    return counts;
+  }
+
+  /** The counter and state of each of these webhooks that exists. */
+  private async failureCounts(ids: string[]): Promise<Map<string, FailureCount>> {
     const rows = await this.db.query<Pick<WebhookRow, 'id' | 'consecutive_failures' | 'state'>>(
       `SELECT id, consecutive_failures, state FROM webhooks WHERE id IN (${placeholders(ids)})`,
       ids,
     );
-    for (const r of rows) counts.set(r.id, { consecutiveFailures: Number(r.consecutive_failures), state: r.state });
-    return counts;
+    return new Map(rows.map((r) => [r.id, { consecutiveFailures: Number(r.consecutive_failures), state: r.state }]));
   }
 }

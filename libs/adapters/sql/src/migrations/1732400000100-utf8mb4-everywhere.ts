@@ -1,12 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-
-interface NarrowColumn {
-  table: string;
-  column: string;
-  type: string;
-  nullable: 'YES' | 'NO';
-  fallback: string | null;
-}
+import { DESCRIBED_COLUMN_FIELDS, DescribedColumn, modifyToUtf8mb4 } from './columns';
 
 /**
  * Every character column in utf8mb4 on MySQL, whatever the server's or database's default: on a
@@ -20,17 +13,11 @@ export class Utf8mb4Everywhere1732400000100 implements MigrationInterface {
 
   async up(runner: QueryRunner): Promise<void> {
     if (runner.connection.driver.options.type !== 'mysql') return;
-    const narrow: NarrowColumn[] = await runner.query(
-      `SELECT TABLE_NAME AS \`table\`, COLUMN_NAME AS \`column\`, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS fallback
+    const narrow: DescribedColumn[] = await runner.query(
+      `SELECT ${DESCRIBED_COLUMN_FIELDS}
        FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND CHARACTER_SET_NAME IS NOT NULL AND CHARACTER_SET_NAME <> 'utf8mb4'`,
     );
-    for (const c of narrow) {
-      // MariaDB reports a string default already quoted ('x'), and NULL as the text NULL.
-      const fallback = c.fallback === null || c.fallback === 'NULL' ? '' : ` DEFAULT ${c.fallback}`;
-      await runner.query(
-        `ALTER TABLE \`${c.table}\` MODIFY \`${c.column}\` ${c.type} CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci ${c.nullable === 'YES' ? 'NULL' : 'NOT NULL'}${fallback}`,
-      );
-    }
+    for (const c of narrow) await runner.query(`ALTER TABLE \`${c.table}\` ${modifyToUtf8mb4(c, 'utf8mb4_unicode_ci')}`);
     const tables: Array<{ table: string }> = await runner.query(
       `SELECT TABLE_NAME AS \`table\` FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE' AND TABLE_COLLATION NOT LIKE 'utf8mb4%'`,
     );

@@ -1,12 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-
-interface KeyColumn {
-  table: string;
-  column: string;
-  type: string;
-  nullable: 'YES' | 'NO';
-  fallback: string | null;
-}
+import { DESCRIBED_COLUMN_FIELDS, DescribedColumn, modifyToUtf8mb4 } from './columns';
 
 /**
  * Ids, tokens, hashes, keys and sealed secrets compare byte for byte on MySQL, as they do on SQLite.
@@ -21,27 +14,20 @@ export class IdsCompareBytes1732800000000 implements MigrationInterface {
 
   async up(runner: QueryRunner): Promise<void> {
     if (runner.connection.driver.options.type !== 'mysql') return;
-    const columns: KeyColumn[] = await runner.query(
-      `SELECT TABLE_NAME AS \`table\`, COLUMN_NAME AS \`column\`, COLUMN_TYPE AS type, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS fallback
-       FROM information_schema.COLUMNS
+    const columns: DescribedColumn[] = await runner.query(
+      `SELECT ${DESCRIBED_COLUMN_FIELDS} FROM information_schema.COLUMNS
        WHERE TABLE_SCHEMA = DATABASE() AND CHARACTER_SET_NAME IS NOT NULL AND COLLATION_NAME <> 'utf8mb4_bin'
          AND (COLUMN_NAME = 'id' OR COLUMN_NAME REGEXP '_(id|token|hash|key|sealed)$')
        ORDER BY TABLE_NAME, ORDINAL_POSITION`,
     );
-    const byTable = new Map<string, KeyColumn[]>();
+    const byTable = new Map<string, DescribedColumn[]>();
     for (const c of columns) byTable.set(c.table, [...(byTable.get(c.table) ?? []), c]);
     for (const [table, changes] of byTable) {
-      await runner.query(`ALTER TABLE \`${table}\` ${changes.map(modifyToBinary).join(', ')}`);
+      await runner.query(`ALTER TABLE \`${table}\` ${changes.map((c) => modifyToUtf8mb4(c, 'utf8mb4_bin')).join(', ')}`);
     }
   }
 
   async down(): Promise<void> {
     // Going back to a collation that ignores case could make two stored keys collide: nothing to undo.
   }
-}
-
-function modifyToBinary(c: KeyColumn): string {
-  // MariaDB reports a string default already quoted ('x'), and NULL as the text NULL.
-  const fallback = c.fallback === null || c.fallback === 'NULL' ? '' : ` DEFAULT ${c.fallback}`;
-  return `MODIFY \`${c.column}\` ${c.type} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin ${c.nullable === 'YES' ? 'NULL' : 'NOT NULL'}${fallback}`;
 }
