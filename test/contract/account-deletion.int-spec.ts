@@ -1,6 +1,7 @@
 import { AccountRepository, ApiKeyRepository } from '../../libs/accounts/src';
 import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../libs/adapters/sql/src/accounts/typeorm-account.repository';
 import { TypeormAccountDeletion } from '../../libs/adapters/sql/src/accounts/typeorm-account-deletion';
+import { TypeormWorkflowRepository } from '../../libs/adapters/sql/src/automations/typeorm-workflow.repository';
 import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { AUTOMATION_STEP_TOPIC } from '../../libs/automations/src/run-step-work';
 import { DELIVERY_TOPIC } from '../../libs/event-webhooks/src/deliveries/delivery-work';
@@ -72,7 +73,7 @@ describe.each(storages)('account deletion (%s)', (_name, open) => {
   });
   afterAll(async () => storage?.drop());
 
-  it('deletes every row the account owns, in batches, and nothing of another account', async () => {
+  it('deletes every row the account owns, in batches, and nothing of another account; its finish deletes what was written late, then the row', async () => {
     if (!storage) return;
     const doomed = await accounts.create('Doomed', new Date());
     const kept = await accounts.create('Kept', new Date());
@@ -81,15 +82,30 @@ describe.each(storages)('account deletion (%s)', (_name, open) => {
     const before = await countsOf(storage.db, kept.id);
     expect(Object.values(await countsOf(storage.db, doomed.id)).every((n) => n > 0)).toBe(true);
 
-    expect(await new TypeormAccountDeletion(storage.db, undefined, 2).delete(doomed.id, new Date())).toBe(true);
+    const deletedAt = new Date();
+    expect(await new TypeormAccountDeletion(storage.db, undefined, 2).delete(doomed.id, deletedAt)).toBe(true);
 
-    const after = await countsOf(storage.db, doomed.id);
-    expect(after).toEqual(Object.fromEntries(TABLES.map((table) => [table, 0])));
+    // The row stays, invisible, until the deletion is finished.
+    expect(await countsOf(storage.db, doomed.id)).toEqual({ ...Object.fromEntries(TABLES.map((table) => [table, 0])), accounts: 1 });
+    expect(await accounts.findById(doomed.id)).toBeNull();
     expect(await countsOf(storage.db, kept.id)).toEqual(before);
     expect(await new TypeormAccountDeletion(storage.db).delete(doomed.id, new Date())).toBe(false);
+
+    // What a request authenticated from another process's key cache wrote after the passes: its
+    // trigger URL answers nothing at once, and the finish deletes it.
+    await seed(storage.db, doomed.id, 2);
+    const workflows = new TypeormWorkflowRepository(storage.db);
+    expect(await workflows.findActiveByTriggerTokenHashes([`tok_${doomed.id}_0`, `tok_${kept.id}_0`])).toEqual([null, expect.objectContaining({ accountId: kept.id })]);
+    const deletion = new TypeormAccountDeletion(storage.db, undefined, 2);
+    expect(await deletion.finishDeletions(new Date(deletedAt.getTime() - 1))).toBe(0);
+    expect((await countsOf(storage.db, doomed.id)).webhooks).toBe(2);
+    expect(await deletion.finishDeletions(deletedAt)).toBe(1);
+    expect(await countsOf(storage.db, doomed.id)).toEqual(Object.fromEntries(TABLES.map((table) => [table, 0])));
+    expect(await countsOf(storage.db, kept.id)).toEqual(before);
+    expect(await deletion.finishDeletions(new Date())).toBe(0);
   });
 
-  it('hides an account from the start of its deletion, and a second call finishes an interrupted one', async () => {
+  it('hides an account from the start of its deletion, and its finish ends an interrupted one', async () => {
     if (!storage) return;
     const account = await accounts.create('Interrupted', new Date());
     await seed(storage.db, account.id, 2);
@@ -100,7 +116,8 @@ describe.each(storages)('account deletion (%s)', (_name, open) => {
     expect((await accounts.list(0, 100)).map((a) => a.id)).not.toContain(account.id);
     expect(await keys.findActiveByHash(`hash_${account.id}_0`)).toBeNull();
 
-    expect(await new TypeormAccountDeletion(storage.db).delete(account.id, new Date())).toBe(true);
+    expect(await new TypeormAccountDeletion(storage.db).delete(account.id, new Date())).toBe(false);
+    expect(await new TypeormAccountDeletion(storage.db).finishDeletions(new Date())).toBeGreaterThanOrEqual(1);
     expect(Object.values(await countsOf(storage.db, account.id)).every((n) => n === 0)).toBe(true);
   });
 

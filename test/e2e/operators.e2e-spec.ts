@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { AccountDeletion, AccountDeletionFinisher } from '../../libs/accounts/src';
+import { WorkflowsService } from '../../libs/automations/src';
+import { WebhooksService } from '../../libs/event-webhooks/src';
 import { deliveryWorkItem } from '../../libs/event-webhooks/src/deliveries/delivery-work';
 import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { WorkQueue } from '../../libs/kernel/src';
@@ -144,7 +147,21 @@ describe.each(PROFILES)('operators: accounts, keys, request ids (%s)', (profile:
     await sut.http().delete(`/admin/accounts/${doomed.id}`).set('authorization', admin()).expect(404);
     await sut.http().get('/v3/Webhook').set('api-key', doomed.apiKey).expect(401);
     await sut.http().post(triggerUrl).send({ order: 2 }).expect(404);
-    expect(Object.values(await rowsOf(db, doomed.id)).every((n) => n === 0)).toBe(true);
+    const nothingLeft = Object.fromEntries(Object.keys(await rowsOf(db, kept.id)).map((table) => [table, 0]));
+    // The account's row stays, invisible, until the deletion is finished.
+    expect(await rowsOf(db, doomed.id)).toEqual({ ...nothingLeft, accounts: 1 });
+
+    // Requests another process authenticated from its key cache (up to 5 s) can still write after
+    // the first passes: a webhook, and a workflow activated with a new trigger URL.
+    await sut.app.get(WebhooksService).create(doomed.id, { url: `${receiver.url}/late`, events: ['email.delivered'] }, 'v3');
+    const late = await sut.app.get(WorkflowsService).create(doomed.id, { name: 'Late', trigger: { type: 'incoming_webhook' }, steps: [{ type: 'delay', seconds: 60 }] });
+    const lateTrigger = new URL((await sut.app.get(WorkflowsService).activate(doomed.id, late.id)).triggerUrl).pathname;
+    await sut.http().post(lateTrigger).send({ order: 3 }).expect(404);
+    expect(await sut.app.get(AccountDeletionFinisher).finish()).toBe(0);
+    expect((await rowsOf(db, doomed.id)).webhooks).toBe(1);
+    // The finish, once the grace has passed, deletes those rows and then the account's.
+    expect(await sut.app.get(AccountDeletion).finishDeletions(new Date())).toBe(1);
+    expect(await rowsOf(db, doomed.id)).toEqual(nothingLeft);
     const queued = await queuedKeys(db);
     for (const id of [...deliveryIds.map((d) => d.id), ...runIds]) expect(queued.filter((k) => k.startsWith(`${id}:`))).toEqual([]);
     expect(await rowsOf(db, kept.id)).toEqual(keptBefore);

@@ -55,20 +55,34 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
   }
 }
 
-/** Deletes the account and its keys from the two fakes above. */
+/** Deletes the account's keys from the two fakes above; the account row goes when finished. */
 export class InMemoryAccountDeletion extends AccountDeletion {
+  private readonly deletedAt = new Map<number, number>();
+
   constructor(
     private readonly accounts: InMemoryAccountRepository,
     private readonly keys: InMemoryApiKeyRepository,
   ) {
     super();
   }
-  async delete(accountId: number): Promise<boolean> {
-    const index = this.accounts.rows.findIndex((a) => a.id === accountId);
-    if (index < 0) return false;
-    this.accounts.rows.splice(index, 1);
-    this.accounts.deleting.delete(accountId);
-    for (let i = this.keys.rows.length - 1; i >= 0; i--) if (this.keys.rows[i].accountId === accountId) this.keys.rows.splice(i, 1);
+  async delete(accountId: number, at: Date): Promise<boolean> {
+    if (!this.accounts.rows.some((a) => a.id === accountId) || this.accounts.deleting.has(accountId)) return false;
+    this.accounts.deleting.add(accountId);
+    this.deletedAt.set(accountId, at.getTime());
+    this.deleteKeys(accountId);
     return true;
+  }
+  async finishDeletions(deletedBefore: Date): Promise<number> {
+    const due = [...this.deletedAt].filter(([, at]) => at <= deletedBefore.getTime()).map(([id]) => id);
+    for (const id of due) {
+      this.deleteKeys(id);
+      this.accounts.rows.splice(this.accounts.rows.findIndex((a) => a.id === id), 1);
+      this.accounts.deleting.delete(id);
+      this.deletedAt.delete(id);
+    }
+    return due.length;
+  }
+  private deleteKeys(accountId: number): void {
+    for (let i = this.keys.rows.length - 1; i >= 0; i--) if (this.keys.rows[i].accountId === accountId) this.keys.rows.splice(i, 1);
   }
 }

@@ -15,15 +15,17 @@ const IN_LIST_MAX = 500;
  * Deletes an account in short transactions rather than one long one, so that an account with
  * millions of rows never holds the SQLite writer lock, or MySQL row locks and undo, for minutes:
  *
- * 1. one transaction sets `accounts.deleted_at`: from then on the account is invisible, its
- *    API keys stop authenticating (within the 5 s key cache elsewhere);
+ * 1. one statement sets `accounts.deleted_at`: from then on the account is invisible, its
+ *    API keys stop authenticating (within the 5 s key cache elsewhere) and its trigger URLs at once;
  * 2. each table of ACCOUNT_OWNED_TABLES, in order, loses up to DELETION_BATCH_ROWS rows per
  *    transaction, with their child rows and waiting queue items; keys (hence trigger URLs,
  *    webhooks and targets) go in the first few transactions, before any large table;
- * 3. the account row goes last.
+ * 3. the account row stays until `finishDeletions`, ACCOUNT_DELETION_GRACE_MS later, runs the
+ *    passes again (a request another process authenticated from its cache may have written
+ *    meanwhile) and deletes it last.
  *
  * Rows are found by an indexed SELECT and deleted by key, so MySQL locks only the rows deleted.
- * If the process stops midway, the account stays invisible and deleting it again finishes the job.
+ * If the process stops midway, the account stays invisible and `finishDeletions` ends the job.
  */
 export class TypeormAccountDeletion extends AccountDeletion {
   constructor(
@@ -35,16 +37,25 @@ export class TypeormAccountDeletion extends AccountDeletion {
   }
 
   async delete(accountId: number, at: Date): Promise<boolean> {
-    const started = await this.db.transaction(async () => {
-      const [row] = await this.db.query('SELECT id FROM accounts WHERE id = ?', [accountId]);
-      if (!row) return false;
-      await this.db.exec('UPDATE accounts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL', [at.getTime(), accountId]);
-      return true;
-    });
-    if (!started) return false;
-    for (const table of this.tables) await this.deleteAll(accountId, table);
-    await this.db.exec('DELETE FROM accounts WHERE id = ?', [accountId]);
+    const { affected } = await this.db.exec('UPDATE accounts SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL', [at.getTime(), accountId]);
+    if (affected === 0) return false;
+    await this.deleteOwned(accountId);
     return true;
+  }
+
+  async finishDeletions(deletedBefore: Date): Promise<number> {
+    const due = await this.db.query<{ id: number | string }>('SELECT id FROM accounts WHERE deleted_at IS NOT NULL AND deleted_at <= ? ORDER BY id', [
+      deletedBefore.getTime(),
+    ]);
+    for (const { id } of due) {
+      await this.deleteOwned(Number(id));
+      await this.db.exec('DELETE FROM accounts WHERE id = ? AND deleted_at IS NOT NULL', [Number(id)]);
+    }
+    return due.length;
+  }
+
+  private async deleteOwned(accountId: number): Promise<void> {
+    for (const table of this.tables) await this.deleteAll(accountId, table);
   }
 
   private async deleteAll(accountId: number, table: OwnedTable): Promise<void> {

@@ -97,7 +97,12 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   async findActiveByTriggerTokenHashes(tokenHashes: string[]): Promise<Array<Workflow | null>> {
     if (tokenHashes.length === 0) return [];
     const distinct = [...new Set(tokenHashes)];
-    const rows = await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE trigger_token_hash IN (${distinct.map(() => '?').join(', ')}) AND state = 'active'`, distinct);
+    // An account being deleted keeps its row until the deletion is finished: its URLs stop at once.
+    const rows = await this.db.query<WorkflowRow>(
+      `SELECT ${COLUMNS} FROM workflows WHERE trigger_token_hash IN (${distinct.map(() => '?').join(', ')}) AND state = 'active'` +
+        ' AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = workflows.account_id AND a.deleted_at IS NOT NULL)',
+      distinct,
+    );
     const byHash = new Map(rows.map((row) => [row.trigger_token_hash, row]));
     return tokenHashes.map((hash) => {
       const row = byHash.get(hash);

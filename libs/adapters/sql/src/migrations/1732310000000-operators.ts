@@ -4,7 +4,7 @@ import { msColumn, stringColumn } from './columns';
 /**
  * Operators' account management (CONTRACT 9.5):
  * - `accounts.deleted_at`: set when a deletion starts; the account is invisible from then on and
- *   the row goes last, so an interrupted deletion can be finished by deleting again.
+ *   the row goes last (AccountDeletion.finishDeletions), so an interrupted deletion can be finished.
  * - `api_keys.prefix` (first 8 characters, null for older keys) and `api_keys.last_used_at`.
  * - indexes on `account_id` of the large tables an account deletion walks in batches.
  */
