@@ -173,12 +173,17 @@ export function url(env: Env, name: string, fallback: string | null, protocols: 
 }
 
 /** A comma-separated list of 32-byte keys (each 64 hex characters or base64); empty when unset. */
+/** 32 bytes in base64 (standard or URL-safe alphabet), with or without its one `=` of padding. */
+const BASE64_32_BYTES = /^(?:[A-Za-z0-9+/]{43}|[A-Za-z0-9_-]{43})=?$/;
+
 export function secretKeys(env: Env, name: string): Buffer[] {
   const value = read(env, name);
   if (value === undefined) return [];
   return value.split(',').map((part, index) => {
     const text = part.trim();
-    const candidate = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+    // Node's base64 decoder skips characters outside the alphabet, so a mistyped key would still
+    // decode (to another key): only a whole, well-formed 32-byte encoding is taken.
+    const candidate = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : BASE64_32_BYTES.test(text) ? Buffer.from(text, 'base64') : Buffer.alloc(0);
     if (candidate.length !== 32) {
       throw new ConfigError(name, `key ${index + 1}: expected 32 bytes as 64 hex characters or base64`);
     }

@@ -68,5 +68,11 @@ describe(loadConfig.name, () => {
     const sut = loadConfig({ SECRETS_KEY: `${hex}, ${base64}` });
     expect(sut.secrets.keys).toEqual([Buffer.from(hex, 'hex'), Buffer.alloc(32, 7)]);
     expect(() => loadConfig({ SECRETS_KEY: `${hex},short` })).toThrow(/SECRETS_KEY.*key 2: expected 32 bytes/);
+    // Characters outside the alphabet are not skipped (Node's decoder would), nor is a key cut short.
+    for (const mistyped of [`${base64.slice(0, 10)}!${base64.slice(11)}`, `${base64.slice(0, 20)} ${base64.slice(20)}`, base64.slice(0, 42)]) {
+      expect(() => loadConfig({ SECRETS_KEY: mistyped })).toThrow(/SECRETS_KEY.*key 1: expected 32 bytes/);
+    }
+    const urlSafe = Buffer.alloc(32, 251).toString('base64url');
+    expect(loadConfig({ SECRETS_KEY: urlSafe }).secrets.keys).toEqual([Buffer.alloc(32, 251)]);
   });
 });
