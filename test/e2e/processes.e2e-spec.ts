@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST, startProcess, waitForOutput } from '../support/processes';
@@ -22,6 +22,17 @@ describe('processes', () => {
     const { code } = await sut.exited;
     expect(code).toBe(1);
     expect(sut.output()).toMatch(expected);
+  });
+
+  it.each([
+    ['a directory', (d: string) => d],
+    ['under a file', (d: string) => (writeFileSync(join(d, 'file'), 'not a directory'), join(d, 'file', 'service.db'))],
+  ])('stops with an error naming SQLITE_PATH when the SQLite file is %s', async (_what, pathIn) => {
+    const path = pathIn(mkdtempSync(join(dir, 'sqlite-')));
+    const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), SQLITE_PATH: path });
+    const { code } = await sut.exited;
+    expect(code).toBe(1);
+    expect(sut.output()).toContain(`start-up failed: SQLITE_PATH: cannot open the SQLite database ${path}: `);
   });
 
   it('serves on embedded defaults, prints generated tokens once, and stops cleanly on SIGTERM', async () => {

@@ -8,11 +8,25 @@ import { TypeormDatabase } from './typeorm-database';
 
 /** Builds the TypeORM DataSource for the configured storage and brings its schema up to date. */
 export async function openDatabase(storage: AppConfig['storage']): Promise<TypeormDatabase> {
-  const dataSource = new DataSource(dataSourceOptions(storage));
-  await dataSource.initialize();
+  const dataSource = await namingTheFile(storage, async () => {
+    const source = new DataSource(dataSourceOptions(storage));
+    await source.initialize();
+    return source;
+  });
   const db = new TypeormDatabase(dataSource, storage.kind === 'mysql' ? 'mysql' : 'sqlite');
   await runMigrations(db);
   return db;
+}
+
+/** A SQLite file that cannot be made or opened names SQLITE_PATH and the file in the error. */
+async function namingTheFile<T>(storage: AppConfig['storage'], open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (storage.kind !== 'sqlite') throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`SQLITE_PATH: cannot open the SQLite database ${resolve(storage.sqlitePath)}: ${reason}`);
+  }
 }
 
 export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOptions {
