@@ -13,6 +13,7 @@ export * from './secret-box';
 export * from './stored-secrets';
 export * from './job-lease';
 export * from './leased-purge';
+export * from './leased-job';
 export * from './leased-sweep';
 export * from './retry-schedule';
 export * from './batcher';

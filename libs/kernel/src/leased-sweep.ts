@@ -1,5 +1,6 @@
 import { Clock } from './clock';
-import { JobLease, newLeaseHolder } from './job-lease';
+import { JobLease } from './job-lease';
+import { LeasedJob } from './leased-job';
 import { UnitOfWork } from './unit-of-work';
 import { WorkItem, WorkQueue } from './work-queue';
 import { WorkRef } from './work-seq';
@@ -28,13 +29,12 @@ const MAX_BATCHES_PER_RUN = 20;
  * a JobLease. Every process schedules it (Nest calls the two lifecycle hooks); one at a time sweeps.
  */
 export abstract class LeasedSweep<Rescheduled extends WorkRef> {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly job: LeasedJob;
 
   constructor(
     /** The lease's name: one process sweeps at a time. */
-    private readonly leaseName: string,
-    private readonly lease: JobLease,
+    leaseName: string,
+    lease: JobLease,
     private readonly clock: Clock,
     private readonly settings: SweepSettings,
     private readonly logger: SweepLogger,
@@ -42,7 +42,10 @@ export abstract class LeasedSweep<Rescheduled extends WorkRef> {
     private readonly requeuedMessage: string,
     private readonly uow: UnitOfWork,
     private readonly queue: WorkQueue,
-  ) {}
+  ) {
+    const leaseTtlMs = Math.max(settings.intervalMs * 2, 30_000);
+    this.job = new LeasedJob(lease, clock, { lease: leaseName, intervalMs: settings.intervalMs, leaseTtlMs, label: 'sweep', logger }, () => this.sweepOnce());
+  }
 
   /**
    * The repository's conditional write: up to `limit` records due before `staleBefore`, waiting and
@@ -55,25 +58,16 @@ export abstract class LeasedSweep<Rescheduled extends WorkRef> {
   protected abstract freshItem(record: Rescheduled): WorkItem;
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweep(), this.settings.intervalMs);
-    this.timer.unref();
+    this.job.start({ runNow: false });
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.job.stop();
   }
 
   /** One sweep (skipped when another process holds the lease); returns how many were re-queued. */
   sweep(): Promise<number> {
-    this.running ??= this.sweepOnce()
-      .catch((error: unknown) => {
-        this.logger.warn(`sweep failed: ${error instanceof Error ? error.message : String(error)}`);
-        return 0;
-      })
-      .finally(() => (this.running = null));
-    return this.running;
+    return this.job.run();
   }
 
   /** One transaction: the records rescheduled and a fresh item enqueued for each; returns how many. */
@@ -86,18 +80,12 @@ export abstract class LeasedSweep<Rescheduled extends WorkRef> {
   }
 
   private async sweepOnce(): Promise<number> {
-    const holder = newLeaseHolder();
-    if (!(await this.lease.acquire(this.leaseName, holder, this.clock.now(), Math.max(this.settings.intervalMs * 2, 30_000)))) return 0;
     let requeued = 0;
-    try {
-      for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
-        const now = this.clock.now();
-        const rescheduled = await this.requeueStale(new Date(now.getTime() - this.settings.staleAfterMs), now, BATCH);
-        requeued += rescheduled;
-        if (rescheduled < BATCH) break;
-      }
-    } finally {
-      await this.lease.release(this.leaseName, holder);
+    for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch++) {
+      const now = this.clock.now();
+      const rescheduled = await this.requeueStale(new Date(now.getTime() - this.settings.staleAfterMs), now, BATCH);
+      requeued += rescheduled;
+      if (rescheduled < BATCH) break;
     }
     if (requeued > 0) this.logger.warn({ msg: this.requeuedMessage, requeued });
     return requeued;
