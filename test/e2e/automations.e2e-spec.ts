@@ -110,11 +110,17 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     ];
     for (const kind of kinds) {
       const ids: string[] = [];
-      for (let i = 0; i < 100; i += 25) {
+      for (let i = 0; i < 75; i += 25) {
         const created = await Promise.all(Array.from({ length: 25 }, (_, k) => api(apiKey).post(kind.path, kind.body(i + k))));
         expect(created.map((r) => r.status)).toEqual(created.map(() => 201));
         ids.push(...created.map((r) => r.body.id as string));
       }
+      // 35 at once for the last 25 places: concurrent creates never pass the limit.
+      const race = await Promise.all(Array.from({ length: 35 }, (_, k) => api(apiKey).post(kind.path, kind.body(75 + k))));
+      const outcomes = race.map((r) => (r.status === 201 ? 201 : `${r.status} ${r.body.code}`));
+      expect(outcomes.filter((o) => o === 201)).toHaveLength(25);
+      expect(outcomes.filter((o) => o !== 201)).toEqual(Array.from({ length: 10 }, () => '400 limit_exceeded'));
+      ids.push(...race.filter((r) => r.status === 201).map((r) => r.body.id as string));
       const refused = await api(apiKey).post(kind.path, kind.body(101));
       expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 'limit_exceeded' });
 

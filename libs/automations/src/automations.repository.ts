@@ -8,6 +8,7 @@ export abstract class WorkflowRepository {
   abstract findById(accountId: number, id: string): Promise<Workflow | null>;
   /** The account's workflows by id (oldest first), after `afterId` when given, at most `limit`. */
   abstract listByAccount(accountId: number, afterId: string | null, limit: number): Promise<Workflow[]>;
+  /** How many workflows the account has; in a unit of work, the account's other creates wait for its commit (the limit's check). */
   abstract countByAccount(accountId: number): Promise<number>;
   /** False when the account has no such workflow. */
   abstract delete(accountId: number, id: string): Promise<boolean>;

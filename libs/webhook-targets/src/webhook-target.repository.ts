@@ -5,9 +5,9 @@ export abstract class WebhookTargetRepository {
   /** Writes name, url, headers, key and updatedAt of an existing target of the account. */
   abstract update(target: WebhookTarget): Promise<void>;
   abstract findById(accountId: number, id: string): Promise<WebhookTarget | null>;
-  /** The account's targets, oldest first. */
   /** The account's targets by id (oldest first), after `afterId` when given, at most `limit`. */
   abstract listByAccount(accountId: number, afterId: string | null, limit: number): Promise<WebhookTarget[]>;
+  /** How many targets the account has; in a unit of work, the account's other creates wait for its commit (the limit's check). */
   abstract countByAccount(accountId: number): Promise<number>;
   /** False when the account has no such target. */
   abstract delete(accountId: number, id: string): Promise<boolean>;

@@ -1,4 +1,5 @@
 import { TargetUsage, WebhookTarget, WebhookTargetRepository } from '../../../../webhook-targets/src';
+import { lockAccountForCreate } from '../accounts/account-create-lock';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface TargetRow {
@@ -68,6 +69,7 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 
   async countByAccount(accountId: number): Promise<number> {
+    await lockAccountForCreate(this.db, accountId);
     return Number((await this.db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM webhook_targets WHERE account_id = ?', [accountId]))[0].n);
   }
 

@@ -1,4 +1,5 @@
 import { targetIdsOf, Workflow, WorkflowRepository, WorkflowState } from '../../../../automations/src';
+import { lockAccountForCreate } from '../accounts/account-create-lock';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface WorkflowRow {
@@ -83,6 +84,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   }
 
   async countByAccount(accountId: number): Promise<number> {
+    await lockAccountForCreate(this.db, accountId);
     return Number((await this.db.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM workflows WHERE account_id = ?', [accountId]))[0].n);
   }
 

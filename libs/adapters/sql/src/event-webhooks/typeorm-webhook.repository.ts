@@ -1,5 +1,6 @@
 import { ApiFamily, DisabledReason, Webhook, WebhookState } from '../../../../event-webhooks/src/webhooks/webhook';
 import { AttemptTally, FailureCount, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
+import { lockAccountForCreate } from '../accounts/account-create-lock';
 import { TypeormDatabase } from '../typeorm-database';
 import { dateOrNull, placeholders } from './multi-row-insert';
 
@@ -56,7 +57,7 @@ export class TypeormWebhookRepository extends WebhookRepository {
    * Call inside a unit of work.
    */
   async insertWithinLimit(w: Webhook, maxPerAccount: number): Promise<boolean> {
-    if (this.db.dialect === 'mysql') await this.db.query('SELECT id FROM accounts WHERE id = ? FOR UPDATE', [w.accountId]);
+    await lockAccountForCreate(this.db, w.accountId);
     const { affected } = await this.db.exec(
       `INSERT INTO webhooks (${COLUMNS})
        SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM (SELECT COUNT(*) AS n FROM webhooks WHERE account_id = ?) existing WHERE existing.n < ?`,
