@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { ApiAnyJsonProperty } from '../openapi/any-json';
 import { WORKFLOW_LIMITS } from '../../../../libs/automations/src';
 import { TRANSPORT_ERROR_KINDS } from '../../../../libs/kernel/src';
+import { TEMPLATE_LIMITS } from '../../../../libs/webhook-targets/src';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 const TARGET_ID = 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z';
@@ -91,7 +92,8 @@ export class SendWebhookStepDoc {
     description:
       'JSON template of the request body. In string values, {{ path }} is filled from trigger.body.* (dot, [index] and ["key"] access), ' +
       'trigger.receivedAt, workflow.id, workflow.name, run.id, account.id. A string that is exactly one placeholder takes the value with its JSON type; ' +
-      'inside other text it is interpolated as text (objects as JSON, null or missing as empty). A missing path is null. Object keys are literal.',
+      'inside other text it is interpolated as text (objects as JSON, null or missing as empty). A missing path is null. Object keys are literal. ' +
+      `At most ${TEMPLATE_LIMITS.maxJsonLength} characters as JSON, ${TEMPLATE_LIMITS.maxDepth} levels of nesting and ${TEMPLATE_LIMITS.maxPlaceholders} placeholders.`,
     example: { orderId: '{{ trigger.body.order.id }}', total: '{{ trigger.body.order.total }}', note: 'Run {{ run.id }} of {{ workflow.name }}' },
   })
   body!: unknown;

@@ -29,6 +29,7 @@ export class HooksRouteDocs {
   @ApiAcceptedResponse({ type: TriggerAcceptedView, description: 'The run is recorded' })
   @ApiErrors(
     'invalid_json',
+    ['invalid_parameter', 'the body nests arrays and objects deeper than 64 levels (a body both too large and too deep is 413)'],
     ['not_found', 'no active workflow has this URL (unknown and deactivated URLs get the same answer)'],
     ['payload_too_large', `the body is over ${TRIGGER_BODY_LIMIT_BYTES} bytes`],
     ['unsupported_media_type', 'the content type is not application/json'],

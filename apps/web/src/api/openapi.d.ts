@@ -1157,7 +1157,7 @@ export interface components {
         WebhookStatsV3View: {
             /**
              * Format: date-time
-             * @description Deliveries created at or after this time are counted
+             * @description The start of the hour of the since asked for (or of 24 hours ago): deliveries created at or after it are counted, with their attempts
              * @example 2025-11-22T02:00:00.000Z
              */
             since: string;
@@ -1366,7 +1366,7 @@ export interface components {
         WebhookStatsV2View: {
             /**
              * Format: date-time
-             * @description Deliveries created at or after this time are counted
+             * @description The start of the hour of the since asked for (or of 24 hours ago): deliveries created at or after it are counted, with their attempts
              * @example 2025-11-22T02:00:00.000Z
              */
             since: string;
@@ -1793,7 +1793,7 @@ export interface components {
             /** @example tgt_01jd2x7q9m3k8p4r6t1v5w0y2z */
             targetId: string;
             /**
-             * @description JSON template of the request body. In string values, {{ path }} is filled from trigger.body.* (dot, [index] and ["key"] access), trigger.receivedAt, workflow.id, workflow.name, run.id, account.id. A string that is exactly one placeholder takes the value with its JSON type; inside other text it is interpolated as text (objects as JSON, null or missing as empty). A missing path is null. Object keys are literal.
+             * @description JSON template of the request body. In string values, {{ path }} is filled from trigger.body.* (dot, [index] and ["key"] access), trigger.receivedAt, workflow.id, workflow.name, run.id, account.id. A string that is exactly one placeholder takes the value with its JSON type; inside other text it is interpolated as text (objects as JSON, null or missing as empty). A missing path is null. Object keys are literal. At most 65536 characters as JSON, 32 levels of nesting and 200 placeholders.
              * @example {
              *       "orderId": "{{ trigger.body.order.id }}",
              *       "total": "{{ trigger.body.order.total }}",
@@ -6290,7 +6290,11 @@ export interface operations {
                     "application/json": components["schemas"]["TriggerAcceptedView"];
                 };
             };
-            /** @description `invalid_json`: the body is not parseable JSON */
+            /**
+             * @description `invalid_json`: the body is not parseable JSON
+             *
+             *     `invalid_parameter`: the body nests arrays and objects deeper than 64 levels (a body both too large and too deep is 413)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
