@@ -120,7 +120,7 @@ export class JetStreamTopicConsumer {
       }
       const wanted = Math.min(free, messagesFor(this.options.spareCapacity() - this.reserved, unit, this.fetches.size));
       if (wanted <= 0) {
-        await Promise.race([this.nextChange(), sleep(CAPACITY_RECHECK_MS, this.stopSignal.signal)]);
+        await this.nextChangeWithin(CAPACITY_RECHECK_MS);
         continue;
       }
       this.reserved += wanted * unit;
@@ -264,7 +264,7 @@ export class JetStreamTopicConsumer {
     await Promise.all([...this.fetchTasks]);
     const deadline = Date.now() + graceMs;
     while (this.inFlight.size > 0 && Date.now() < deadline) {
-      await Promise.race([this.nextChange(), sleep(deadline - Date.now())]);
+      await this.nextChangeWithin(deadline - Date.now());
     }
     for (const [msg, entry] of this.inFlight) {
       entry.released = true;
@@ -286,6 +286,16 @@ export class JetStreamTopicConsumer {
         resolve();
       };
     });
+  }
+
+  /**
+   * The next change, or `ms` later: the timer ends with the wait, so a loop that wakes on changes
+   * never leaves timers (or abort listeners) piling up behind it. Stopping is a change (shutdown notifies).
+   */
+  private nextChangeWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    return Promise.race([this.nextChange(), timeout]).finally(() => clearTimeout(timer));
   }
 
   private notify(): void {
