@@ -50,6 +50,15 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
     expect(invalidJson.status).toBe(400);
     expect(invalidJson.body).toEqual({ code: 'invalid_json', message: expect.any(String) });
 
+    // An empty body sent as application/json is no body: fine where none is needed, refused as
+    // "not a JSON object" where one is, never as invalid JSON.
+    const empty = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'application/json').send('');
+    expect(empty.body).toEqual({ code: 'invalid_parameter', message: 'the request body must be a JSON object' });
+    const account = await sut.createAccount('Empty body');
+    await sut.http().post(`/admin/accounts/${account.id}/api-keys`).set('authorization', admin()).set('content-type', 'application/json').send('').expect(201);
+    const blank = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'application/json').send('  ');
+    expect(blank.body).toEqual({ code: 'invalid_json', message: expect.any(String) });
+
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
       const wrongType = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', type).send('name=x');
       expect({ type, status: wrongType.status, body: wrongType.body }).toEqual({ type, status: 415, body: { code: 'unsupported_media_type', message: expect.any(String) } });

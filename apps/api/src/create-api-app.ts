@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { FastifyReply, FastifyRequest, LogController } from 'fastify';
+import { FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -91,8 +91,23 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   // JSON routes take JSON only (415 otherwise): Fastify's text/plain parser and the form parser Nest
   // adds in init() would hand handlers strings and query-string objects.
   fastify.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
+  acceptEmptyJsonBodies(fastify);
   await fastify.ready();
   return app;
+}
+
+/**
+ * An empty body sent as `application/json` (clients that set the header on every request) is no
+ * body, as it is without the header: routes whose body is optional accept it, the others answer
+ * that the body must be a JSON object. Anything else goes through Fastify's own JSON parser.
+ * `/hooks/{token}` has its own parser: a trigger body must be JSON, so an empty one stays invalid_json.
+ */
+function acceptEmptyJsonBodies(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
+  );
 }
 
 /**
