@@ -80,6 +80,8 @@ describe('operator CLI (sqlite)', () => {
     expect(JSON.stringify(keys)).not.toContain(key.apiKey);
     expect(json(await cli(env, 'key', 'revoke', String(acme.id), key.id))).toEqual({ revoked: key.id });
     expect(json(await cli(env, 'key', 'list', String(acme.id))).apiKeys).toHaveLength(1);
+    const revokedAgain = await cli(env, 'key', 'revoke', String(acme.id), key.id);
+    expect({ code: revokedAgain.code, error: JSON.parse(revokedAgain.stderr.trim().split('\n').pop()!).code }).toEqual({ code: 1, error: 'not_found' });
 
     expect(json(await cli(env, 'account', 'delete', String(beta.id)))).toEqual({ deleted: beta.id });
     expect(json(await cli(env, 'account', 'list')).accounts.map((a: { id: number }) => a.id)).toEqual([acme.id]);

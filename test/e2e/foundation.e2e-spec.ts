@@ -30,6 +30,8 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
 
     await sut.http().get('/v3/no-such-route-but-authenticated').set('api-key', key.body.apiKey).expect(404);
     await sut.http().delete(`/admin/accounts/${account.id}/api-keys/${key.body.id}`).set('authorization', admin()).expect(204);
+    const again = await sut.http().delete(`/admin/accounts/${account.id}/api-keys/${key.body.id}`).set('authorization', admin()).expect(404);
+    expect(again.body).toEqual({ code: 'not_found', message: expect.any(String) });
     await sut.http().delete(`/admin/accounts/${account.id}/api-keys/key_unknown`).set('authorization', admin()).expect(404);
     await sut.http().post('/admin/accounts/999999/api-keys').set('authorization', admin()).expect(404);
     await sut.http().post('/admin/accounts/abc/api-keys').set('authorization', admin()).expect(404);

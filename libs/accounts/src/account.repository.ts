@@ -12,7 +12,7 @@ export abstract class ApiKeyRepository {
   abstract insert(key: ApiKeyRecord): Promise<void>;
   /** A key that exists and is not revoked, of an account not being deleted, by the key's hash. */
   abstract findActiveByHash(keyHash: string): Promise<ActiveApiKey | null>;
-  /** Marks a key revoked; false when the account has no such key. */
+  /** Marks a key revoked; false when the account has no such key or it is revoked already. */
   abstract revoke(accountId: number, keyId: string, at: Date): Promise<boolean>;
   /** The account's keys that are not revoked, oldest first. */
   abstract listActive(accountId: number): Promise<ApiKeyRecord[]>;

@@ -68,7 +68,7 @@ export class AdminAccountsController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'admin_revokeApiKey', summary: 'Revoke an API key' })
   @ApiNoContentResponse({ description: 'Revoked' })
-  @ApiErrors(['not_found', 'no such account, or no such key of this account'])
+  @ApiErrors(['not_found', 'no such account, or no such key of this account, or the key is revoked already'])
   async revokeKey(@Param('id', accountIdPipe) id: number, @Param('keyId') keyId: string): Promise<void> {
     await this.accounts.revokeApiKey(id, keyId);
   }

@@ -6189,7 +6189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `not_found`: no such account, or no such key of this account */
+            /** @description `not_found`: no such account, or no such key of this account, or the key is revoked already */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -39,9 +39,9 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
     return key && account ? { keyId: key.id, account } : null;
   }
   async revoke(accountId: number, keyId: string, at: Date): Promise<boolean> {
-    const key = this.rows.find((k) => k.id === keyId && k.accountId === accountId);
+    const key = this.rows.find((k) => k.id === keyId && k.accountId === accountId && !k.revokedAt);
     if (!key) return false;
-    key.revokedAt ??= at;
+    key.revokedAt = at;
     return true;
   }
   async listActive(accountId: number): Promise<ApiKeyRecord[]> {

@@ -82,10 +82,8 @@ export class TypeormApiKeyRepository extends ApiKeyRepository {
   }
 
   async revoke(accountId: number, keyId: string, at: Date): Promise<boolean> {
-    const [existing] = await this.db.query('SELECT id FROM api_keys WHERE id = ? AND account_id = ?', [keyId, accountId]);
-    if (!existing) return false;
-    await this.db.exec('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at.getTime(), keyId]);
-    return true;
+    const { affected } = await this.db.exec('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL', [at.getTime(), keyId, accountId]);
+    return affected > 0;
   }
 
   async listActive(accountId: number): Promise<ApiKeyRecord[]> {
