@@ -290,6 +290,22 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     expect(logs).not.toContain(target.signingKey);
   });
 
+  it('forwards integers past 2^53 of the trigger body with their own digits (64-bit order ids)', async () => {
+    if (skip) return;
+    const account = await sut.createAccount();
+    const target = await createTarget(account.apiKey);
+    const template = { id: '{{ trigger.body.order.id }}', order: '{{ trigger.body.order }}', text: 'order {{ trigger.body.order.id }}' };
+    const workflow = await activeWorkflow(account.apiKey, [{ type: 'send_webhook', targetId: target.id, body: template }]);
+    expect((await trigger(workflow.path, '{"order": {"id": 820982911946154508, "total": 12.5}}')).status).toBe(202);
+
+    const [call] = await eventually(() => {
+      const calls = receiver.requestsTo(new URL(target.url).pathname);
+      expect(calls).toHaveLength(1);
+      return calls;
+    }, 15_000);
+    expect(call.body).toBe('{"id":820982911946154508,"order":{"id":820982911946154508,"total":12.5},"text":"order 820982911946154508"}');
+  });
+
   it('accepts any JSON value up to 262,144 bytes and refuses 262,145 with 413', async () => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, isCurrentWork, nextRetryAt, nextSeq, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
-import { renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
+import { parseExactJson, renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
 import { AutomationsSettings, RENDERED_BODY_LIMIT_BYTES } from './automations.settings';
@@ -110,7 +110,7 @@ export class AutomationStepHandler extends WorkHandler {
   private render(run: Run, step: SendWebhookStep): string | null {
     try {
       const body = renderTemplate(step.body, {
-        trigger: { body: JSON.parse(run.triggerBody) as unknown, receivedAt: run.startedAt.toISOString() },
+        trigger: { body: parseExactJson(run.triggerBody), receivedAt: run.startedAt.toISOString() },
         workflow: { id: run.workflowId, name: run.workflowName },
         run: { id: run.id },
         account: { id: run.accountId },

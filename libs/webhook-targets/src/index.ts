@@ -7,4 +7,5 @@ export * from './webhook-targets.module';
 export * from './target-headers';
 export * from './signing-key';
 export * from './template';
+export * from './exact-json';
 export * from './template-path';

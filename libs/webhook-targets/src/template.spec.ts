@@ -1,3 +1,4 @@
+import { parseExactJson } from './exact-json';
 import { renderTemplate, TemplateContext, TemplateError, TEMPLATE_LIMITS, validateTemplate } from './template';
 
 const context = (body: unknown): TemplateContext => ({
@@ -65,6 +66,18 @@ describe(renderTemplate.name, () => {
     it('is the whole value when the template is a bare string', () => {
       expect(render('{{ trigger.body }}', [1, 2])).toEqual([1, 2]);
       expect(render('{{ account.id }}')).toBe(42);
+    });
+  });
+
+  describe('integers past 2^53 in a body read with parseExactJson', () => {
+    const body = parseExactJson('{"order": {"id": 820982911946154508, "lines": [{"sku": 12345678901234567890}]}}');
+
+    it('keep their digits as a value, inside an object, and inside text', () => {
+      const text = renderTemplate({ id: '{{ trigger.body.order.id }}', order: '{{ trigger.body.order }}', note: 'order {{ trigger.body.order.id }}: {{ trigger.body.order.lines }}' }, context(body));
+      expect(text).toBe(
+        '{"id":820982911946154508,"order":{"id":820982911946154508,"lines":[{"sku":12345678901234567890}]},' +
+          '"note":"order 820982911946154508: [{\\"sku\\":12345678901234567890}]"}',
+      );
     });
   });
 

@@ -1,3 +1,4 @@
+import { stringifyExactJson } from './exact-json';
 import { parsePath, PathSegment, resolvePath } from './template-path';
 
 /**
@@ -12,9 +13,10 @@ import { parsePath, PathSegment, resolvePath } from './template-path';
  * - A missing path is `null` (or empty text).
  * - Only string values are templated; object keys are literal.
  *
- * The rendered body is built as a value and serialised with JSON.stringify, so it is always valid
- * JSON, and substituted values are never rendered again: a value holding `{{` or quotes stays
- * literal text.
+ * The rendered body is built as a value and serialised as JSON, so it is always valid JSON, and
+ * substituted values are never rendered again: a value holding `{{` or quotes stays literal text.
+ * Integers of the trigger body past 2^53 keep their digits when the body is read with
+ * parseExactJson (their context value is a BigInt).
  */
 
 /** The variables a placeholder may name; `trigger.body` may be followed by a path into the body. */
@@ -77,7 +79,7 @@ export function validateTemplate(template: unknown, where = 'body'): string | nu
  */
 export function renderTemplate(template: unknown, context: TemplateContext, maxLength = Infinity): string {
   const budget = { left: maxLength, max: maxLength };
-  const text = JSON.stringify(renderValue(template, context, 'body', 0, budget));
+  const text = stringifyExactJson(renderValue(template, context, 'body', 0, budget));
   if (text.length > maxLength) throw new TemplateError(tooLong(maxLength));
   return text;
 }
@@ -125,7 +127,7 @@ function renderString(text: string, context: TemplateContext, at: string, budget
 function asText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return stringifyExactJson(value);
   return String(value);
 }
 
