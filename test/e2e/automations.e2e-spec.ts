@@ -361,9 +361,11 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();
     const workflow = await activeWorkflow(apiKey, [{ type: 'delay', seconds: 86_400 }]);
-    for (const body of ['{', '{"a":1}x', "{'a':1}", '']) {
-      const response = await trigger(workflow.path, body);
-      expect({ body, status: response.status, payload: response.body }).toEqual({ body, status: 400, payload: { code: 'invalid_json', message: expect.any(String) } });
+    const notUtf8 = Buffer.concat([Buffer.from('{"x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    for (const body of ['{', '{"a":1}x', "{'a':1}", '', notUtf8]) {
+      // inject sends the bytes as they are (supertest would serialise a Buffer as JSON).
+      const response = await sut.app.getHttpAdapter().getInstance().inject({ method: 'POST', url: workflow.path, headers: { 'content-type': 'application/json' }, payload: body });
+      expect({ body, status: response.statusCode, payload: response.json() }).toEqual({ body, status: 400, payload: { code: 'invalid_json', message: expect.any(String) } });
     }
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
       const response = await trigger(workflow.path, '{"a":1}', type);

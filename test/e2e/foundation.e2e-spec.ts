@@ -44,6 +44,9 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
     await sut.http().post('/admin/accounts').set('authorization', internal()).send({ name: 'x' }).expect(401);
     await sut.http().post('/admin/accounts').set('authorization', 'Bearer wrong').send({ name: 'x' }).expect(401);
     await sut.http().post('/admin/accounts').set('authorization', sut.tokens.admin).send({ name: 'x' }).expect(401);
+    // The scheme is case-insensitive, and may be followed by more than one space (RFC 7235).
+    await sut.http().post('/admin/accounts').set('authorization', `bearer ${sut.tokens.admin}`).send({ name: 'x' }).expect(201);
+    await sut.http().post('/admin/accounts').set('authorization', `BEARER  ${sut.tokens.admin}`).send({ name: 'x' }).expect(201);
   });
 
   it('answers errors in the contract shape, never with internals', async () => {
@@ -60,6 +63,18 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
     await sut.http().post(`/admin/accounts/${account.id}/api-keys`).set('authorization', admin()).set('content-type', 'application/json').send('').expect(201);
     const blank = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'application/json').send('  ');
     expect(blank.body).toEqual({ code: 'invalid_json', message: expect.any(String) });
+
+    // Bytes that are not UTF-8 are refused, never stored as replacement characters, whatever the charset says.
+    const notUtf8 = Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    for (const type of ['application/json', 'application/json; charset=latin1']) {
+      const latin1 = await sut.app.getHttpAdapter().getInstance().inject({ method: 'POST', url: '/admin/accounts', headers: { authorization: admin(), 'content-type': type }, payload: notUtf8 });
+      expect({ type, status: latin1.statusCode, body: latin1.json() }).toEqual({ type, status: 400, body: { code: 'invalid_json', message: 'the request body is not valid UTF-8 (JSON text is UTF-8)' } });
+    }
+    // JSON with a __proto__ key parses; the server refuses the key, saying so.
+    for (const body of ['{"name":"x","__proto__":{"admin":true}}', '{"name":"x","constructor":{"prototype":{"admin":true}}}']) {
+      const poisoned = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'application/json').send(body);
+      expect({ status: poisoned.status, code: poisoned.body.code, message: poisoned.body.message }).toEqual({ status: 400, code: 'invalid_parameter', message: expect.stringContaining('__proto__') });
+    }
 
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x']) {
       const wrongType = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', type).send('name=x');

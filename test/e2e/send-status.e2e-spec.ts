@@ -175,7 +175,7 @@ describe.each(PROFILES)('send status (%s)', (profile) => {
       // the owner sees it
       expect((await lookup(theirs, globex.apiKey)).status).toBe(200);
       // ids of any shape take the same path, safely encoded
-      for (const odd of ['x', 'MSG_' + theirs.slice(4).toUpperCase(), `${theirs} `, 'a"b\\c</script>', 'é\u2028😀', "msg_' OR '1'='1"]) {
+      for (const odd of ['x', 'MSG_' + theirs.slice(4).toUpperCase(), `${theirs} `, 'a"b\\c</script>', 'é\u2028😀', "msg_' OR '1'='1", 'x'.repeat(4000)]) {
         const response = await lookup(odd);
         expect(response.status).toBe(404);
         expect(response.text).toBe(JSON.stringify({ id: odd, status: 'not_found' }));

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { FastifyInstance, FastifyReply, FastifyRequest, LogController } from 'fastify';
+import { FastifyReply, FastifyRequest, LogController } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { SwaggerModule } from '@nestjs/swagger';
@@ -17,8 +17,10 @@ import { OperatorTokens } from './http/operator-tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { sendContractError } from './http/send-contract-error';
 import { drainOnClose } from './http/drain-on-close';
+import { installJsonBodyParser } from './http/json-body';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
 
 export interface ApiAppOptions {
   config: AppConfig;
@@ -37,8 +39,10 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 512 },
-    // The router's own refusals (an undecodable %-escape, a parameter over 512 characters) and
+    // A path parameter may be as long as a request line allows (Node's 16 KB of headers), so every
+    // id reaches its route: a send-status lookup answers {"id","status":"not_found"} for any id.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    // The router's own refusals (an undecodable %-escape, a parameter over that length) and
     // requests Node's parser rejects (bad header bytes, oversized headers) answer in the contract's
     // {code, message} shape too, instead of Fastify's {error, statusCode} defaults.
     frameworkErrors: (error: unknown, request: FastifyRequest, reply: FastifyReply) => sendContractError(error, request, reply),
@@ -91,23 +95,9 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   // JSON routes take JSON only (415 otherwise): Fastify's text/plain parser and the form parser Nest
   // adds in init() would hand handlers strings and query-string objects.
   fastify.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
-  acceptEmptyJsonBodies(fastify);
+  installJsonBodyParser(fastify);
   await fastify.ready();
   return app;
-}
-
-/**
- * An empty body sent as `application/json` (clients that set the header on every request) is no
- * body, as it is without the header: routes whose body is optional accept it, the others answer
- * that the body must be a JSON object. Anything else goes through Fastify's own JSON parser.
- * `/hooks/{token}` has its own parser: a trigger body must be JSON, so an empty one stays invalid_json.
- */
-function acceptEmptyJsonBodies(fastify: FastifyInstance): void {
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
-  fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-    body === '' ? done(null, undefined) : parseJson(request, body as string, done),
-  );
 }
 
 /**

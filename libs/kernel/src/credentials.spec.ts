@@ -13,8 +13,11 @@ describe(tokensMatch.name, () => {
 describe(bearerToken.name, () => {
   it.each([
     ['Bearer abc', 'abc'],
-    ['Bearer  abc', null],
-    ['bearer abc', null],
+    ['Bearer  abc', 'abc'],
+    ['bearer abc', 'abc'],
+    ['BEARER abc', 'abc'],
+    ['Bearerabc', null],
+    ['Bearer a b', null],
     ['Basic abc', null],
     ['abc', null],
     [undefined, null],

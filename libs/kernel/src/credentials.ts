@@ -17,10 +17,13 @@ function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-/** `Authorization: Bearer <token>` → token; anything else (absent, repeated, other scheme) → null. */
+/**
+ * `Authorization: Bearer <token>` → token; anything else (absent, repeated, other scheme) → null.
+ * The scheme is case-insensitive and may be followed by several spaces (RFC 7235 §2.1).
+ */
 export function bearerToken(header: string | string[] | undefined): string | null {
   if (typeof header !== 'string') return null;
-  const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header.trim());
+  const match = /^bearer +([\x21-\x7e]{1,512})$/i.exec(header.trim());
   return match ? match[1] : null;
 }
 

@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IncomingTriggerService, TRIGGER_BODY_LIMIT_BYTES } from '../../../../libs/incoming-trigger/src';
 import { DomainError } from '../../../../libs/kernel/src';
+import { utf8Body } from '../http/json-body';
 
 type HookRequest = FastifyRequest<{ Params: { token: string }; Body: string | undefined }>;
 
@@ -12,8 +13,8 @@ type HookRequest = FastifyRequest<{ Params: { token: string }; Body: string | un
  *
  * - its own body limit, 262,144 bytes, enforced by Fastify while reading: a Content-Length over
  *   the limit is refused before any byte is read, a chunked body as soon as it passes the limit;
- * - the body as the exact text received, not parsed by the app-wide JSON parser: the trigger
- *   stores the raw text and parses it once, only to check it is JSON.
+ * - the body as the exact text received (its bytes must be UTF-8), not parsed by the app-wide JSON
+ *   parser: the trigger stores the raw text and parses it once, only to check it is JSON.
  *
  * It lives in its own encapsulated Fastify context whose only content-type parser takes
  * `application/json` (any parameters) as a string; every other type is Fastify's 415. Errors reach
@@ -33,7 +34,10 @@ export class HooksRoute implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(async (scope) => {
       scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: TRIGGER_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: TRIGGER_BODY_LIMIT_BYTES }, (_request, body, done) => {
+        const text = utf8Body(body as Buffer);
+        return text instanceof DomainError ? done(text, undefined) : done(null, text);
+      });
       scope.post('/hooks/:token', { bodyLimit: TRIGGER_BODY_LIMIT_BYTES }, (request: HookRequest, reply: FastifyReply) => this.handle(request, reply));
     });
   }

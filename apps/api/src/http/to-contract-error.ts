@@ -16,7 +16,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_INVALID_TYPE: 'unsupported_media_type',
   FST_ERR_BAD_URL: 'not_found',
-  // An id longer than any the server issues (the router's 512-character limit) names nothing.
+  // An id longer than the router takes names nothing.
   FST_ERR_MAX_PARAM_LENGTH: 'not_found',
   FST_ERR_ASYNC_CONSTRAINT: 'invalid_parameter',
 };
