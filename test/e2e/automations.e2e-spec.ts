@@ -94,6 +94,10 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     const regenerated = await api(apiKey).put(path, { name: 'CRM v2', url, generateSigningKey: true });
     expect(regenerated.body.signingKey).toMatch(/^tsk_/);
     expect(regenerated.body.signingKey).not.toBe(signingKey);
+    // Header names that Object.prototype also has are names like any other.
+    const oddNames = { constructor: 'c', toString: 't', valueOf: 'v', hasOwnProperty: 'h' };
+    expect((await api(apiKey).put(path, { name: 'CRM v2', url, headers: oddNames })).body.headers).toEqual(oddNames);
+    expect((await api(apiKey).get(path)).body.headers).toEqual(oddNames);
 
     await api(apiKey).delete(path).expect(204);
     await api(apiKey).get(path).expect(404);
@@ -219,7 +223,7 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
   it('runs a trigger call through the queue: typed template, custom headers, verifiable signature, recorded run', async () => {
     if (skip) return;
     const account = await sut.createAccount();
-    const target = await createTarget(account.apiKey, { headers: { 'X-Tenant': 'acme', Authorization: 'Bearer t0k' }, generateSigningKey: true });
+    const target = await createTarget(account.apiKey, { headers: { 'X-Tenant': 'acme', Authorization: 'Bearer t0k', constructor: 'c' }, generateSigningKey: true });
     const template = {
       orderId: '{{ trigger.body.order.id }}',
       total: '{{ trigger.body.order.total }}',
@@ -256,6 +260,7 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     expect(call.headers['content-type']).toBe('application/json');
     expect(call.headers['x-tenant']).toBe('acme');
     expect(call.headers.authorization).toBe('Bearer t0k');
+    expect(Object.getOwnPropertyDescriptor(call.headers, 'constructor')?.value).toBe('c');
     const signature = call.headers['x-service-automation-signature'] as string;
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(() => verify(call.rawBody, signature, target.signingKey!)).not.toThrow();

@@ -1,5 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { RawJson } from '../http/contract-validation.pipe';
 import { ApiAnyJsonProperty } from '../openapi/any-json';
 import { WORKFLOW_LIMITS } from '../../../../libs/automations/src';
 import { TRANSPORT_ERROR_KINDS } from '../../../../libs/kernel/src';
@@ -31,6 +32,7 @@ export class WebhookTargetBody {
   })
   @IsOptional()
   @IsObject()
+  @RawJson()
   headers?: Record<string, string>;
 
   @ApiPropertyOptional({

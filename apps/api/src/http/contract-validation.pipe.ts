@@ -2,6 +2,18 @@ import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/commo
 import { DomainError } from '../../../../libs/kernel/src';
 
 const OPTIONAL_BODY = 'contract:optional-body';
+const RAW_JSON = 'contract:raw-json';
+
+/**
+ * Marks a body property whose object the handler gets exactly as received: class-transformer
+ * would walk into it and drop (or trip over) keys that Object.prototype also has, such as
+ * `constructor` or `toString`, which are ordinary names in a map of header names. The decorators
+ * beside it see an empty object of the same kind; the domain checks the value itself.
+ */
+export const RawJson = (): PropertyDecorator => (target, key) => {
+  const keys: Array<string | symbol> = Reflect.getMetadata(RAW_JSON, target.constructor) ?? [];
+  Reflect.defineMetadata(RAW_JSON, [...keys, key], target.constructor);
+};
 
 /** Marks a body DTO whose route also takes no body at all (or JSON null): the handler then gets undefined. */
 export const OptionalBody = (): ClassDecorator => (target) => Reflect.defineMetadata(OPTIONAL_BODY, true, target);
@@ -32,7 +44,14 @@ export class ContractValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object && !isPlainObject(value)) {
       throw new DomainError('invalid_parameter', 'the request body must be a JSON object');
     }
-    return super.transform(value, metadata);
+    const rawKeys: Array<string | symbol> | undefined = metadata.type === 'body' && metadata.metatype ? Reflect.getMetadata(RAW_JSON, metadata.metatype) : undefined;
+    if (!rawKeys) return super.transform(value, metadata);
+    const received = value as Record<string | symbol, unknown>;
+    const standIns = { ...received };
+    for (const key of rawKeys) if (isPlainObject(received[key])) standIns[key] = {};
+    const transformed = (await super.transform(standIns, metadata)) as Record<string | symbol, unknown>;
+    for (const key of rawKeys) if (isPlainObject(received[key])) transformed[key] = received[key];
+    return transformed;
   }
 }
 
