@@ -49,6 +49,27 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
     await sut.http().post('/admin/accounts').set('authorization', `BEARER  ${sut.tokens.admin}`).send({ name: 'x' }).expect(201);
   });
 
+  it('counts length limits in characters, so 200 emoji make a 200-character name (and are stored whole)', async () => {
+    if (skip) return;
+    const emoji = (n: number) => '😀'.repeat(n);
+    const created = await sut.http().post('/admin/accounts').set('authorization', admin()).send({ name: emoji(200) }).expect(201);
+    expect(created.body.name).toBe(emoji(200));
+    const tooLong = await sut.http().post('/admin/accounts').set('authorization', admin()).send({ name: emoji(201) }).expect(400);
+    expect(tooLong.body).toEqual({ code: 'invalid_parameter', message: 'name must be 1 to 200 characters' });
+
+    const key = created.body.apiKey as string;
+    const webhook = await sut.http().post('/v3/Webhook').set('api-key', key).send({ url: 'https://example.com/in', events: ['email.delivered'], description: emoji(500) }).expect(201);
+    expect((await sut.http().get(`/v3/Webhook/${webhook.body.id}`).set('api-key', key).expect(200)).body.description).toBe(emoji(500));
+    await sut.http().post('/v3/Webhook').set('api-key', key).send({ url: 'https://example.com/in', events: ['email.delivered'], description: emoji(501) }).expect(400);
+
+    const target = await sut.http().post('/v3/automations/webhook-targets').set('api-key', key).send({ name: emoji(200), url: 'https://example.com/t' }).expect(201);
+    await sut.http().post('/v3/automations/webhook-targets').set('api-key', key).send({ name: emoji(201), url: 'https://example.com/t' }).expect(400);
+    const workflow = { trigger: { type: 'incoming_webhook' }, steps: [{ type: 'send_webhook', targetId: target.body.id, body: {} }] };
+    const saved = await sut.http().post('/v3/automations/workflows').set('api-key', key).send({ name: emoji(200), ...workflow }).expect(201);
+    expect(saved.body.name).toBe(emoji(200));
+    await sut.http().post('/v3/automations/workflows').set('api-key', key).send({ name: emoji(201), ...workflow }).expect(400);
+  });
+
   it('answers errors in the contract shape, never with internals', async () => {
     if (skip) return;
     const invalidJson = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'application/json').send('{"name":');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, invalidParameter, newId, notFound } from '../../kernel/src';
+import { characterCount, Clock, DomainError, invalidParameter, newId, notFound } from '../../kernel/src';
 import { Account, AccountPage, ApiKeyView } from './account';
 import { AccountDeletion } from './account-deletion';
 import { AccountRepository, ApiKeyRepository } from './account.repository';
@@ -44,7 +44,7 @@ export class AccountsService {
 
   async createAccount(name: string): Promise<CreatedAccount> {
     const trimmed = name.trim();
-    if (trimmed.length === 0 || trimmed.length > 200) {
+    if (trimmed.length === 0 || characterCount(trimmed) > 200) {
       throw new DomainError('invalid_parameter', 'name must be 1 to 200 characters');
     }
     const account = await this.accounts.create(trimmed, this.clock.now());

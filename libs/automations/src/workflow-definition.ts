@@ -1,4 +1,4 @@
-import { invalidParameter } from '../../kernel/src';
+import { characterCount, invalidParameter } from '../../kernel/src';
 import { validateTemplate } from '../../webhook-targets/src';
 import { IncomingWebhookTrigger, WorkflowStep } from './workflow';
 
@@ -26,7 +26,7 @@ export function parseWorkflowDefinition(input: unknown): WorkflowDefinition {
   const unknownKey = Object.keys(input).find((k) => !['name', 'trigger', 'steps'].includes(k));
   if (unknownKey !== undefined) throw invalidParameter(`${unknownKey} is not a known property`);
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (name.length === 0 || name.length > WORKFLOW_LIMITS.maxNameLength) {
+  if (name.length === 0 || characterCount(name) > WORKFLOW_LIMITS.maxNameLength) {
     throw invalidParameter(`name must be 1 to ${WORKFLOW_LIMITS.maxNameLength} characters`);
   }
   const trigger = input.trigger;

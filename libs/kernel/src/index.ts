@@ -24,3 +24,4 @@ export * from './request-id';
 export * from './id-page';
 export * from './signed-post';
 export * from './work-seq';
+export * from './text';

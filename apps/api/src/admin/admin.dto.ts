@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
 
 export class CreateAccountDto {
   @ApiProperty({ example: 'Acme', minLength: 1, maxLength: 200 })
   @IsString()
-  @Length(1, 200)
   name!: string;
 }
 

@@ -5,7 +5,7 @@ import { ApiAnyJsonProperty } from '../openapi/any-json';
 import { WORKFLOW_LIMITS } from '../../../../libs/automations/src';
 import { TRANSPORT_ERROR_KINDS } from '../../../../libs/kernel/src';
 import { TEMPLATE_LIMITS } from '../../../../libs/webhook-targets/src';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 const TARGET_ID = 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z';
 const WORKFLOW_ID = 'wf_01jd2x7q9m3k8p4r6t1v5w0y2z';
@@ -16,7 +16,6 @@ const RUN_ID = 'run_01jd2x7q9m3k8p4r6t1v5w0y2z';
 export class WebhookTargetBody {
   @ApiProperty({ example: 'CRM', minLength: 1, maxLength: 200 })
   @IsString()
-  @MaxLength(200)
   name!: string;
 
   @ApiProperty({ example: 'https://crm.example.com/hooks/service', maxLength: 2048, description: 'Absolute http(s) URL; private and loopback addresses are refused unless ALLOW_PRIVATE_TARGETS=true.' })

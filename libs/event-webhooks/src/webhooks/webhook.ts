@@ -1,4 +1,4 @@
-import { checkTargetUrl } from '../../../kernel/src';
+import { characterCount, checkTargetUrl } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { invalidWebhookParameter, webhookLimitExceeded } from '../event-webhooks.errors';
 
@@ -76,7 +76,7 @@ export function checkUrl(url: unknown, allowPrivate: boolean): string {
 export function checkDescription(description: unknown): string | null {
   if (description === undefined || description === null) return null;
   if (typeof description !== 'string') throw invalidWebhookParameter('description must be a string');
-  if (description.length > MAX_DESCRIPTION_LENGTH) {
+  if (characterCount(description) > MAX_DESCRIPTION_LENGTH) {
     throw invalidWebhookParameter(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
   }
   return description;
