@@ -93,6 +93,9 @@ describe('checkTargetUrl', () => {
     'https://xn--bcher-kva.example/hook',
     'https://localhost.example.com/hook',
     'https://notlocalhost/hook',
+    'HTTPS://example.com/Upper-Case-Scheme',
+    'https://example.com/caf%C3%A9?q=a%20b',
+    'https://bücher.example/ü',
   ];
 
   it.each(accepted)('accepts %s', (url) => {
@@ -115,6 +118,15 @@ describe('checkTargetUrl', () => {
     ['https://:pass@example.com/', 'password only'],
     ['http://1.1.1.1.1/', 'unparseable host'],
     ['http://exa mple.com/', 'space in host'],
+    [' http://example.com/in', 'leading space (WHATWG would trim it)'],
+    ['http://example.com/in ', 'trailing space'],
+    ['http://example.com/a b', 'space in the path'],
+    ['http://example.com/a\r\nb', 'CR LF (WHATWG would drop them)'],
+    ['http://example.com/a\tb', 'tab'],
+    ['http://example.com/a\u0000b', 'NUL'],
+    ['http:example.com/noslash', 'no // (WHATWG would add them)'],
+    ['http:\\\\example.com\\back', 'backslashes (WHATWG would read them as /)'],
+    ['http:/example.com/one-slash', 'one slash'],
     [`https://example.com/${'a'.repeat(TARGET_URL_MAX_LENGTH)}`, 'over 2048 characters'],
   ];
 

@@ -86,6 +86,8 @@ function embeddedV4(high: number, low: number): ipaddr.IPv4 {
   return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
+const UNFORGIVEN = /[\s\u0000-\u001f\u007f\\]/;
+
 export type TargetUrlCheck =
   | { ok: true; url: URL }
   | { ok: false; reason: 'invalid_url' | 'blocked_address'; message: string };
@@ -101,6 +103,14 @@ export function checkTargetUrl(url: string, options: { allowPrivate: boolean }):
   }
   if (url.length > TARGET_URL_MAX_LENGTH) {
     return invalid(`url must be at most ${TARGET_URL_MAX_LENGTH} characters`);
+  }
+  // WHATWG parsing forgives these (it trims spaces, drops tabs and newlines, reads `\` as `/` and
+  // `http:host` as `http://host`), so the URL called would not be the one shown: refused instead.
+  if (UNFORGIVEN.test(url)) {
+    return invalid('url must not contain spaces, control characters or backslashes (percent-encode them)');
+  }
+  if (!/^https?:\/\//i.test(url)) {
+    return invalid('url must be an absolute http or https URL starting with http:// or https://');
   }
   let parsed: URL;
   try {
