@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';
 
 const run = promisify(execFile);
@@ -91,6 +92,14 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
       const latin1 = await sut.app.getHttpAdapter().getInstance().inject({ method: 'POST', url: '/admin/accounts', headers: { authorization: admin(), 'content-type': type }, payload: notUtf8 });
       expect({ type, status: latin1.statusCode, body: latin1.json() }).toEqual({ type, status: 400, body: { code: 'invalid_json', message: 'the request body is not valid UTF-8 (JSON text is UTF-8)' } });
     }
+    // The server does not decompress: a Content-Encoding other than identity is 415, compressed or not.
+    const inject = (headers: Record<string, string>, payload: Buffer | string) =>
+      sut.app.getHttpAdapter().getInstance().inject({ method: 'POST', url: '/admin/accounts', headers: { authorization: admin(), 'content-type': 'application/json', ...headers }, payload });
+    for (const [encoding, payload] of [['gzip', gzipSync('{"name":"x"}')], ['gzip', '{"name":"x"}'], ['br, gzip', '{"name":"x"}']] as const) {
+      const encoded = await inject({ 'content-encoding': encoding }, payload);
+      expect({ encoding, status: encoded.statusCode, code: encoded.json().code }).toEqual({ encoding, status: 415, code: 'unsupported_media_type' });
+    }
+    expect((await inject({ 'content-encoding': 'identity' }, '{"name":"x"}')).statusCode).toBe(201);
     // JSON with a __proto__ key parses; the server refuses the key, saying so.
     for (const body of ['{"name":"x","__proto__":{"admin":true}}', '{"name":"x","constructor":{"prototype":{"admin":true}}}']) {
       const poisoned = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'application/json').send(body);

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { IncomingTriggerService, TRIGGER_BODY_LIMIT_BYTES } from '../../../../libs/incoming-trigger/src';
 import { DomainError } from '../../../../libs/kernel/src';
-import { utf8Body } from '../http/json-body';
+import { jsonBodyText } from '../http/json-body';
 
 type HookRequest = FastifyRequest<{ Params: { token: string }; Body: string | undefined }>;
 
@@ -34,8 +34,8 @@ export class HooksRoute implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(async (scope) => {
       scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: TRIGGER_BODY_LIMIT_BYTES }, (_request, body, done) => {
-        const text = utf8Body(body as Buffer);
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: TRIGGER_BODY_LIMIT_BYTES }, (request, body, done) => {
+        const text = jsonBodyText(request, body as Buffer);
         return text instanceof DomainError ? done(text, undefined) : done(null, text);
       });
       scope.post('/hooks/:token', { bodyLimit: TRIGGER_BODY_LIMIT_BYTES }, (request: HookRequest, reply: FastifyReply) => this.handle(request, reply));

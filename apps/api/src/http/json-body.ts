@@ -1,15 +1,22 @@
 import { isUtf8 } from 'node:buffer';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../../../libs/kernel/src';
 
 const NOT_UTF8 = 'the request body is not valid UTF-8 (JSON text is UTF-8)';
 
 /**
- * The body's text, or a DomainError when its bytes are not UTF-8: decoding them anyway would
- * store U+FFFD in place of what the client sent (RFC 8259 §8.1: JSON exchanged between systems
- * is UTF-8, whatever a charset parameter says).
+ * The body's text, or a DomainError:
+ * - 415 for a `Content-Encoding` other than identity: the server does not decompress, and would
+ *   read a compressed body as text, or take a plain body labelled gzip;
+ * - invalid_json when its bytes are not UTF-8: decoding them anyway would store U+FFFD in place of
+ *   what the client sent (RFC 8259 §8.1: JSON exchanged between systems is UTF-8, whatever a
+ *   charset parameter says).
  */
-export function utf8Body(body: Buffer): string | DomainError {
+export function jsonBodyText(request: FastifyRequest, body: Buffer): string | DomainError {
+  const encoding = request.headers['content-encoding'];
+  if (encoding !== undefined && !/^\s*identity\s*$/i.test(String(encoding))) {
+    return new DomainError('unsupported_media_type', `Content-Encoding ${String(encoding).slice(0, 40)} is not supported: send the body uncompressed`);
+  }
   return isUtf8(body) ? body.toString('utf8') : new DomainError('invalid_json', NOT_UTF8);
 }
 
@@ -19,7 +26,8 @@ export function utf8Body(body: Buffer): string | DomainError {
  * - An empty body (clients that set the header on every request) is no body, as it is without the
  *   header: routes whose body is optional accept it, the others answer that the body must be a
  *   JSON object.
- * - Bytes that are not UTF-8 are `invalid_json`, never decoded into replacement characters.
+ * - Bytes that are not UTF-8 are `invalid_json`, never decoded into replacement characters, and a
+ *   compressed body is 415 (jsonBodyText).
  * - A body that is JSON but holds a `__proto__` key (or `constructor.prototype`) is
  *   `invalid_parameter` naming it, not `invalid_json`: it parses, the server refuses it.
  * `/hooks/{token}` has its own parser (HooksRoute): a trigger body must be JSON, so an empty one is
@@ -30,8 +38,8 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const buffer = body as Buffer;
-    if (buffer.length === 0) return done(null, undefined);
-    const text = utf8Body(buffer);
+    if (buffer.length === 0 && request.headers['content-encoding'] === undefined) return done(null, undefined);
+    const text = jsonBodyText(request, buffer);
     if (text instanceof DomainError) return done(text, undefined);
     parseJson(request, text, (error, value) => done(error && parsesAsJson(text) ? poisoned() : error, value));
   });
