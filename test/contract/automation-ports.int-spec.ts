@@ -164,6 +164,13 @@ describe.each(backends)('automation ports contract (%s)', (_name, open) => {
     expect(await p().runs.saveProgress({ ...done, status: 'failed' }, 0)).toBe(false);
     expect(await p().runs.findById(a.id)).toEqual(done);
     expect((await p().runs.listByWorkflow(accountId, 'wf_x', 10)).map((r) => r.id)).toEqual([b.id, a.id]);
+    expect((await p().runs.listByWorkflow(accountId, 'wf_x', 10, { startedAt: b.startedAt, id: b.id })).map((r) => r.id)).toEqual([a.id]);
+    expect(await p().runs.listByWorkflow(accountId, 'wf_x', 10, { startedAt: a.startedAt, id: a.id })).toEqual([]);
+    // Runs started in the same millisecond are ordered, and paged, by id.
+    const [c, d, e] = [run(accountId, 'wf_same', 5, { startedAt: T0 }), run(accountId, 'wf_same', 6, { startedAt: T0 }), run(accountId, 'wf_same', 7, { startedAt: T0 })];
+    await p().runs.insertMany([d, e, c]);
+    expect((await p().runs.listByWorkflow(accountId, 'wf_same', 10)).map((r) => r.id)).toEqual([e.id, d.id, c.id]);
+    expect((await p().runs.listByWorkflow(accountId, 'wf_same', 1, { startedAt: T0, id: e.id })).map((r) => r.id)).toEqual([d.id]);
     expect(await p().runs.listByWorkflow(accountId + 1, 'wf_x', 10)).toEqual([]);
     await p().runs.deleteByWorkflow(accountId, 'wf_x');
     expect(await p().runs.listByWorkflow(accountId, 'wf_x', 10)).toEqual([]);

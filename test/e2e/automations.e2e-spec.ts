@@ -636,7 +636,7 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     }
   });
 
-  it('lists runs newest first and honours limit', async () => {
+  it('lists runs newest first, in pages by limit and cursor', async () => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();
     const workflow = await activeWorkflow(apiKey, [{ type: 'delay', seconds: 86_400 }]);
@@ -647,6 +647,12 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     const limited = await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=2`);
     expect(limited.body.runs.map((r: { trigger: { body: unknown } }) => r.trigger.body)).toEqual([{ i: 2 }, { i: 1 }]);
     expect(limited.body.runs[0].steps).toEqual([{ type: 'delay', status: 'running', attempts: [] }]);
+    expect(limited.body.nextCursor).toEqual(expect.any(String));
+    const older = await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=2&cursor=${limited.body.nextCursor}`).expect(200);
+    expect(older.body.runs.map((r: { trigger: { body: unknown } }) => r.trigger.body)).toEqual([{ i: 0 }]);
+    expect(older.body.nextCursor).toBeNull();
+    const garbled = await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?cursor=abc`).expect(400);
+    expect(garbled.body).toEqual({ code: 'invalid_parameter', message: 'cursor is not a cursor this list returned' });
     await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=0`).expect(400);
     await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=101`).expect(400);
   });

@@ -1,4 +1,5 @@
 import { Run } from './run';
+import type { RunPosition } from './run-cursor';
 import { Workflow } from './workflow';
 
 export abstract class WorkflowRepository {
@@ -41,8 +42,8 @@ export abstract class RunRepository {
    * outdated. Returns them. Runs in the caller's transaction, the rows locked until it ends.
    */
   abstract rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledRun[]>;
-  /** Newest first. */
-  abstract listByWorkflow(accountId: number, workflowId: string, limit: number): Promise<Run[]>;
+  /** Newest first (by start, then id); with `after`, only the runs that come after that position. */
+  abstract listByWorkflow(accountId: number, workflowId: string, limit: number, after?: RunPosition): Promise<Run[]>;
   abstract deleteByWorkflow(accountId: number, workflowId: string): Promise<void>;
   /** Deletes at most `limit` finished runs (not `running`) started before `cutoff`, oldest first; returns how many. */
   abstract deleteStartedBefore(cutoff: Date, limit: number): Promise<number>;

@@ -11,3 +11,4 @@ export * from './automation-observer';
 export * from './automation-step.handler';
 export * from './run-sweeper';
 export * from './automations.module';
+export * from './run-cursor';

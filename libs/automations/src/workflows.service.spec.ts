@@ -172,8 +172,10 @@ describe(WorkflowsService.name, () => {
       await runs.insertMany([newRun(workflow, JSON.stringify({ i }), clock.now())]);
       clock.advance(1000);
     }
-    const listed = await sut.listRuns(ACCOUNT, created.id, 2);
+    const { runs: listed, nextCursor } = await sut.listRuns(ACCOUNT, created.id, { limit: 2 });
     expect(listed.map((r) => r.trigger.body)).toEqual([{ i: 2 }, { i: 1 }]);
+    const rest = await sut.listRuns(ACCOUNT, created.id, { limit: 2, cursor: nextCursor! });
+    expect(rest).toEqual({ runs: [expect.objectContaining({ trigger: { body: { i: 0 } } })], nextCursor: null });
     expect(listed[0]).toEqual({
       id: expect.stringMatching(/^run_/),
       status: 'running',
@@ -185,6 +187,9 @@ describe(WorkflowsService.name, () => {
         { type: 'delay', status: 'pending', attempts: [] },
       ],
     });
-    for (const limit of [0, 101, 1.5]) await expect(sut.listRuns(ACCOUNT, created.id, limit)).rejects.toMatchObject({ code: 'invalid_parameter' });
+    for (const limit of [0, 101, 1.5]) await expect(sut.listRuns(ACCOUNT, created.id, { limit })).rejects.toMatchObject({ code: 'invalid_parameter' });
+    for (const cursor of ['', 'x', nextCursor!.slice(1), Buffer.from('1.run_x').toString('base64url')]) {
+      await expect(sut.listRuns(ACCOUNT, created.id, { cursor })).rejects.toMatchObject({ code: 'invalid_parameter' });
+    }
   });
 });

@@ -4,6 +4,7 @@ import { WebhookTargetRepository } from '../../webhook-targets/src';
 import { RunRepository, WorkflowRepository } from './automations.repository';
 import { AutomationsSettings } from './automations.settings';
 import { toRunView, RunView } from './run';
+import { decodeRunCursor, encodeRunCursor } from './run-cursor';
 import { targetIdsOf, toWorkflowView, Workflow, WorkflowStep, WorkflowView } from './workflow';
 import { generateTriggerToken, hashTriggerToken } from './trigger-token';
 import { parseWorkflowDefinition } from './workflow-definition';
@@ -105,10 +106,15 @@ export class WorkflowsService {
     });
   }
 
-  async listRuns(accountId: number, id: string, limit: number = RUNS_PAGE.default): Promise<RunView[]> {
+  /** A page of the workflow's runs, newest first; `nextCursor` is null on the last page. */
+  async listRuns(accountId: number, id: string, query: { limit?: number; cursor?: string } = {}): Promise<{ runs: RunView[]; nextCursor: string | null }> {
+    const limit = query.limit ?? RUNS_PAGE.default;
     if (!Number.isInteger(limit) || limit < 1 || limit > RUNS_PAGE.max) throw invalidParameter(`limit must be an integer from 1 to ${RUNS_PAGE.max}`);
+    const after = query.cursor === undefined ? undefined : decodeRunCursor(query.cursor);
     await this.find(accountId, id);
-    return (await this.runs.listByWorkflow(accountId, id, limit)).map(toRunView);
+    const rows = await this.runs.listByWorkflow(accountId, id, limit + 1, after);
+    const page = rows.slice(0, limit);
+    return { runs: page.map(toRunView), nextCursor: rows.length > limit ? encodeRunCursor(page[page.length - 1]) : null };
   }
 
   private async find(accountId: number, id: string): Promise<Workflow> {

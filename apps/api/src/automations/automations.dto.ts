@@ -149,6 +149,11 @@ export class RunsQuery {
   @Min(1)
   @Max(100)
   limit?: number;
+
+  @ApiPropertyOptional({ description: 'The nextCursor of the previous page.' })
+  @IsOptional()
+  @IsString()
+  cursor?: string;
 }
 
 export class StepAttemptView {
@@ -185,6 +190,7 @@ export class RunView {
 
 export class RunListView {
   @ApiProperty({ type: [RunView], description: 'Newest first.' }) runs!: RunView[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as ?cursor= for the next (older) page; null on the last page.' }) nextCursor!: string | null;
 }
 
 export class TriggerAcceptedView {

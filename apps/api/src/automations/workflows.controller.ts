@@ -87,6 +87,6 @@ export class WorkflowsController {
   @ApiOkResponse({ type: RunListView })
   @ApiErrors(['invalid_parameter', 'a limit outside 1 to 100'], 'not_found')
   async runs(@CurrentAccount() account: Account, @Param('id') id: string, @Query() query: RunsQuery): Promise<RunListView> {
-    return { runs: await this.workflows.listRuns(account.id, id, query.limit) };
+    return this.workflows.listRuns(account.id, id, query);
   }
 }

@@ -1906,6 +1906,8 @@ export interface components {
         RunListView: {
             /** @description Newest first. */
             runs: components["schemas"]["RunView"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last page. */
+            nextCursor: string | null;
         };
         HealthView: {
             /** @enum {string} */
@@ -5619,6 +5621,8 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path: {

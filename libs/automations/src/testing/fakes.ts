@@ -3,6 +3,7 @@ import { TargetUsage } from '../../../webhook-targets/src';
 import { copy } from '../../../webhook-targets/src/testing/fakes';
 import { RunRepository, ScheduledRun, WorkflowRepository } from '../automations.repository';
 import { Run } from '../run';
+import type { RunPosition } from '../run-cursor';
 import { targetIdsOf, Workflow } from '../workflow';
 
 export class InMemoryWorkflowRepository extends WorkflowRepository {
@@ -79,9 +80,10 @@ export class InMemoryRunRepository extends RunRepository {
       return { id, seq, nextAt: new Date(at.getTime()) };
     });
   }
-  async listByWorkflow(accountId: number, workflowId: string, limit: number) {
+  async listByWorkflow(accountId: number, workflowId: string, limit: number, after?: RunPosition) {
+    const comesAfter = (r: Run) => !after || r.startedAt.getTime() < after.startedAt.getTime() || (r.startedAt.getTime() === after.startedAt.getTime() && r.id < after.id);
     return [...this.rows.values()]
-      .filter((r) => r.accountId === accountId && r.workflowId === workflowId)
+      .filter((r) => r.accountId === accountId && r.workflowId === workflowId && comesAfter(r))
       .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime() || (a.id < b.id ? 1 : -1))
       .slice(0, limit)
       .map(copy);

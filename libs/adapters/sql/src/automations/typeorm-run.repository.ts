@@ -1,4 +1,4 @@
-import { Run, RunRepository, RunStatus, RunStepState, ScheduledRun, WorkflowStep } from '../../../../automations/src';
+import { Run, RunPosition, RunRepository, RunStatus, RunStepState, ScheduledRun, WorkflowStep } from '../../../../automations/src';
 import { rescheduleStaleRows } from '../reschedule-stale';
 import { TypeormDatabase } from '../typeorm-database';
 
@@ -116,10 +116,13 @@ export class TypeormRunRepository extends RunRepository {
     return rows.map(({ id, seq, at }) => ({ id, seq, nextAt: at }));
   }
 
-  async listByWorkflow(accountId: number, workflowId: string, limit: number): Promise<Run[]> {
+  async listByWorkflow(accountId: number, workflowId: string, limit: number, after?: RunPosition): Promise<Run[]> {
+    const [before, params] = after
+      ? [' AND (started_at < ? OR (started_at = ? AND id < ?))', [after.startedAt.getTime(), after.startedAt.getTime(), after.id]]
+      : ['', []];
     const rows = await this.db.query<RunRow>(
-      `SELECT ${COLUMNS} FROM automation_runs WHERE workflow_id = ? AND account_id = ? ORDER BY started_at DESC, id DESC LIMIT ?`,
-      [workflowId, accountId, limit],
+      `SELECT ${COLUMNS} FROM automation_runs WHERE workflow_id = ? AND account_id = ?${before} ORDER BY started_at DESC, id DESC LIMIT ?`,
+      [workflowId, accountId, ...params, limit],
     );
     return rows.map(toRun);
   }
