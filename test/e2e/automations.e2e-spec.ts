@@ -653,7 +653,10 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     expect(older.body.nextCursor).toBeNull();
     const garbled = await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?cursor=abc`).expect(400);
     expect(garbled.body).toEqual({ code: 'invalid_parameter', message: 'cursor is not a cursor this list returned' });
-    await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=0`).expect(400);
+    for (const limit of ['0', 'abc', '1.5']) {
+      const refused = await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=${limit}`).expect(400);
+      expect(refused.body).toEqual({ code: 'invalid_parameter', message: 'limit must be an integer from 1 to 100' });
+    }
     await api(apiKey).get(`/v3/automations/workflows/${workflow.id}/runs?limit=101`).expect(400);
   });
 

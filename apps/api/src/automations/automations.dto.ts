@@ -1,11 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { RawJson } from '../http/contract-validation.pipe';
 import { ApiAnyJsonProperty } from '../openapi/any-json';
 import { WORKFLOW_LIMITS } from '../../../../libs/automations/src';
 import { TRANSPORT_ERROR_KINDS } from '../../../../libs/kernel/src';
 import { TEMPLATE_LIMITS } from '../../../../libs/webhook-targets/src';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsObject, IsOptional, IsString, Matches } from 'class-validator';
 
 const TARGET_ID = 'tgt_01jd2x7q9m3k8p4r6t1v5w0y2z';
 const WORKFLOW_ID = 'wf_01jd2x7q9m3k8p4r6t1v5w0y2z';
@@ -141,19 +140,10 @@ export class WorkflowListView {
 
 // ---------------------------------------------------------------- runs
 
-export class RunsQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'The nextCursor of the previous page.' })
-  @IsOptional()
-  @IsString()
-  cursor?: string;
+/** `?limit=&cursor=` of a workflow's runs (newest first). */
+export class RunsQuery extends ListPageQuery {
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+  declare limit?: string;
 }
 
 export class StepAttemptView {

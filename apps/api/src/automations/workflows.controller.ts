@@ -87,6 +87,6 @@ export class WorkflowsController {
   @ApiOkResponse({ type: RunListView })
   @ApiErrors(['invalid_parameter', 'a limit outside 1 to 100'], 'not_found')
   async runs(@CurrentAccount() account: Account, @Param('id') id: string, @Query() query: RunsQuery): Promise<RunListView> {
-    return this.workflows.listRuns(account.id, id, query);
+    return this.workflows.listRuns(account.id, id, { limit: query.limit === undefined ? undefined : Number(query.limit), cursor: query.cursor });
   }
 }

@@ -5621,7 +5621,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The nextCursor of the previous page. */
+                /** @description nextCursor of the previous page */
                 cursor?: string;
             };
             header?: never;
