@@ -45,6 +45,17 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
     await sut.http().post('/admin/accounts').set('authorization', internal()).send({ name: 'x' }).expect(401);
     await sut.http().post('/admin/accounts').set('authorization', 'Bearer wrong').send({ name: 'x' }).expect(401);
     await sut.http().post('/admin/accounts').set('authorization', sut.tokens.admin).send({ name: 'x' }).expect(401);
+    // The credential is checked before the body is read: no 400, 413 or 415 for a caller without one.
+    const unauthenticated: Array<[string, Record<string, string>, string]> = [
+      ['/admin/accounts', { authorization: 'Bearer wrong' }, '{bad'],
+      ['/internal/events', {}, 'x'.repeat(2 * 1024 * 1024)],
+      ['/v3/Webhook', { 'api-key': 'sk_wrong' }, '{bad'],
+      ['/v3/Webhook', { 'content-type': 'text/plain' }, 'plain'],
+    ];
+    for (const [url, headers, payload] of unauthenticated) {
+      const answer = await sut.app.getHttpAdapter().getInstance().inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload });
+      expect({ url, status: answer.statusCode, code: answer.json().code }).toEqual({ url, status: 401, code: 'unauthorized' });
+    }
     // The scheme is case-insensitive, and may be followed by more than one space (RFC 7235).
     await sut.http().post('/admin/accounts').set('authorization', `bearer ${sut.tokens.admin}`).send({ name: 'x' }).expect(201);
     await sut.http().post('/admin/accounts').set('authorization', `BEARER  ${sut.tokens.admin}`).send({ name: 'x' }).expect(201);

@@ -18,6 +18,7 @@ import { buildOpenApiDocument } from './openapi/openapi-document';
 import { sendContractError } from './http/send-contract-error';
 import { drainOnClose } from './http/drain-on-close';
 import { installJsonBodyParser } from './http/json-body';
+import { checkCredentialsFirst, CredentialCheck } from './http/guards';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 const MAX_PATH_PARAMETER_LENGTH = 16 * 1024;
@@ -61,6 +62,7 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   const metrics = app.get(Metrics);
 
   drainOnClose(fastify);
+  checkCredentialsFirst(fastify, app.get(CredentialCheck));
   // The hooks run on every request: plain callbacks, no promise each.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

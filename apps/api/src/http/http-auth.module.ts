@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { AccountsModule } from '../../../../libs/accounts/src';
-import { AdminTokenGuard, ApiKeyGuard, InternalTokenGuard, MetricsTokenGuard } from './guards';
+import { AdminTokenGuard, ApiKeyGuard, CredentialCheck, InternalTokenGuard, MetricsTokenGuard } from './guards';
 import { OperatorTokens } from './operator-tokens';
 
 /** The guards of every route family and the operator tokens they check, for every area module. */
@@ -12,8 +12,8 @@ export class HttpAuthModule {
     return {
       module: HttpAuthModule,
       imports: [AccountsModule],
-      providers: [{ provide: OperatorTokens, useValue: tokens }, ...guards],
-      exports: [OperatorTokens, AccountsModule, ...guards],
+      providers: [{ provide: OperatorTokens, useValue: tokens }, CredentialCheck, ...guards],
+      exports: [OperatorTokens, AccountsModule, CredentialCheck, ...guards],
     };
   }
 }
