@@ -508,6 +508,27 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     }
   });
 
+  it('paces an endpoint that answers 429 with Retry-After, and only that endpoint: another account on the same host is not held', async () => {
+    if (skip) return;
+    const [busy, neighbour] = [await sut.createAccount(), await sut.createAccount()];
+    const r = await receiver();
+    r.respond((request) => (request.path === '/busy' ? { status: 429, headers: { 'retry-after': '5' } } : { status: 200 }));
+    const busyHook = await createWebhook(busy, `${r.url}/busy`);
+    const neighbourHook = await createWebhook(neighbour, `${r.url}/neighbour`);
+
+    const paced = await publish(busy.id, 'email.delivered', delivered(1));
+    await eventually(async () => expect((await deliveryOf(busy, busyHook.id, paced)).attempts).toHaveLength(1), WAIT_MS);
+    const first = await deliveryOf(busy, busyHook.id, paced);
+    // The schedule says 50 ms; the receiver asked for 5 s, and the delivery says when it will be.
+    expect(new Date(first.nextAttemptAt).getTime() - new Date(first.attempts[0].at).getTime()).toBeGreaterThanOrEqual(4_900);
+
+    const publishedAt = Date.now();
+    const other = await publish(neighbour.id, 'email.delivered', delivered(2));
+    await eventually(async () => expect((await deliveryOf(neighbour, neighbourHook.id, other)).status).toBe('succeeded'), WAIT_MS);
+    expect(Date.now() - publishedAt).toBeLessThan(3_000);
+    expect(r.requests.filter((request) => request.path === '/busy')).toHaveLength(1);
+  });
+
   it('disables at exactly WEBHOOK_DISABLE_AFTER consecutive failures, skips while disabled, and enable plus recover bring everything back', async () => {
     if (skip) return;
     const account = await sut.createAccount();

@@ -15,6 +15,8 @@ export interface FinishedAttempt {
   claimToken: string;
   attempt: Attempt;
   success: boolean;
+  /** The receiver's Retry-After (429/503), when it sent one. */
+  retryAfterMs?: number;
 }
 
 /** Null when the claim was lost meanwhile: the attempt is not recorded and does not count. */
@@ -73,6 +75,7 @@ export class AttemptRecorder {
           retryScheduleMs: this.settings.retryScheduleMs,
           now,
           webhook: standing.get(f.delivery.webhookId) ?? (f.success ? 'active' : 'deleted'),
+          retryAfterMs: f.retryAfterMs,
         });
         const { id, webhookId, accountId, attemptCount } = f.delivery;
         return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, attempt: f.attempt, outcome };

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Batcher, callOutcome, Clock, isCurrentWork, OutboundHttp, ReceivedWork, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
-import { Attempt, isWaiting } from './delivery';
+import { Attempt, isWaiting, RETRY_AFTER_MAX_MS } from './delivery';
 import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { DELIVERY_TOPIC, readDeliveryWorkPayload } from './delivery-work';
@@ -16,8 +16,6 @@ const LEASE_MARGIN_MS = 30_000;
 const BUSY_RECHECK_MARGIN_MS = 1_000;
 /** Deliveries read or claimed per statement at most. */
 const MAX_BATCH = 256;
-/** A receiver's Retry-After pauses its lane for this long at most; longer waits are the retry schedule's. */
-const MAX_PACING_MS = 60_000;
 /** The one key of `unrecorded`. */
 const UNRECORDED = 'unrecorded';
 /** Tries to record an attempt before giving up (the queue item then retries, after the claim's lease). */
@@ -117,7 +115,7 @@ export class DeliveryHandler extends WorkHandler {
     // The lane's place is held for the claim and the call only (and, past the bound, until there is
     // room among the unrecorded): recording the outcome does not load the receiver, and holding the
     // place through the batched record left calls unstarted.
-    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', async () => {
+    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', delivery.webhookId, async () => {
       const claim = await this.claims.submit({ id: delivery.id, seq: delivery.seq });
       if (!claim) return this.afterLostClaim(delivery.id, delivery.seq);
       // The webhook as of the claim: a change made while this delivery waited in its lane counts.
@@ -153,8 +151,9 @@ export class DeliveryHandler extends WorkHandler {
       at: startedAt,
       format: { kind: 'event_delivery', secrets: signingSecrets(cached, startedAt), eventId: delivery.eventId, eventType: delivery.eventType, test: delivery.test },
     });
-    const origin = originOf(cached.webhook.url);
-    if (result.retryAfterMs !== undefined) this.lanes.pause(origin, this.clock.nowMs() + Math.min(result.retryAfterMs, MAX_PACING_MS));
+    // Retry-After speaks for this endpoint: its other deliveries wait (out of the origin's lane), the
+    // origin's other webhooks, often other accounts' on a shared host, do not.
+    if (result.retryAfterMs !== undefined) this.lanes.pause(delivery.webhookId, this.clock.nowMs() + Math.min(result.retryAfterMs, RETRY_AFTER_MAX_MS));
     const { success } = result;
     const attempt: Attempt = {
       at: startedAt,
@@ -164,7 +163,7 @@ export class DeliveryHandler extends WorkHandler {
       responseBody: result.body,
       requestHeaders: result.requestHeaders,
     };
-    return { delivery, claimToken, attempt, success };
+    return { delivery, claimToken, attempt, success, retryAfterMs: result.retryAfterMs };
   }
 
   /**

@@ -21,6 +21,19 @@ describe(afterAttempt.name, () => {
     expect(afterAttempt({ ...base, success: false, retryStep: 0, webhook: 'deleted' })).toEqual({ status: 'cancelled', nextAttemptAt: null, retryStep: 0 });
   });
 
+  it('fails a delivery whose last attempt failed, also when that failure disabled the webhook (nothing was left to skip)', () => {
+    expect(afterAttempt({ ...base, success: false, retryStep: 2, webhook: 'disabled' })).toEqual({ status: 'failed', nextAttemptAt: null, retryStep: 2 });
+  });
+
+  it("waits for a longer Retry-After (up to a minute), never less than the schedule", () => {
+    const after = (retryAfterMs: number, retryStep = 0) => afterAttempt({ ...base, success: false, retryStep, retryAfterMs }).nextAttemptAt!.getTime() - now.getTime();
+    expect(after(30_000)).toBe(30_000);
+    expect(after(5_000)).toBe(10_000);
+    expect(after(3_600_000)).toBe(60_000);
+    expect(after(3_600_000, 1)).toBe(60_000);
+    expect(afterAttempt({ ...base, success: false, retryStep: 2, retryAfterMs: 5_000 }).status).toBe('failed');
+  });
+
   it('fails at once with an empty schedule', () => {
     expect(afterAttempt({ ...base, retryScheduleMs: [], success: false, retryStep: 0 }).status).toBe('failed');
   });

@@ -84,11 +84,15 @@ export interface AttemptOutcome {
   retryStep: number;
 }
 
+/** A receiver's Retry-After delays its next attempt by this much at most; the schedule governs beyond. */
+export const RETRY_AFTER_MAX_MS = 60_000;
+
 /**
  * The delivery state machine after one attempt. A success is final. A failure schedules the next
- * retry from the schedule, or is final (`failed`) once the schedule is spent; a failure on a
- * webhook that was disabled meanwhile (or by this very failure) is `skipped`, on a deleted one
- * `cancelled`.
+ * retry from the schedule (or later, when the receiver answered 429/503 with a longer Retry-After,
+ * up to RETRY_AFTER_MAX_MS), or is final (`failed`) once the schedule is spent, also when this very
+ * failure disabled the webhook; a failure with attempts left on a webhook that was disabled
+ * meanwhile (or by this failure) is `skipped`, on a deleted one `cancelled`.
  */
 export function afterAttempt(input: {
   success: boolean;
@@ -96,11 +100,14 @@ export function afterAttempt(input: {
   retryScheduleMs: readonly number[];
   now: Date;
   webhook: WebhookStanding;
+  retryAfterMs?: number;
 }): AttemptOutcome {
-  const { success, retryStep, retryScheduleMs, now, webhook } = input;
+  const { success, retryStep, retryScheduleMs, now, webhook, retryAfterMs } = input;
   if (success) return { status: 'succeeded', nextAttemptAt: null, retryStep };
   if (webhook === 'deleted') return { status: 'cancelled', nextAttemptAt: null, retryStep };
-  if (webhook === 'disabled') return { status: 'skipped', nextAttemptAt: null, retryStep };
   const retryAt = nextRetryAt(retryStep, retryScheduleMs, now);
-  return retryAt ? { status: 'retrying', nextAttemptAt: retryAt, retryStep: retryStep + 1 } : { status: 'failed', nextAttemptAt: null, retryStep };
+  if (!retryAt) return { status: 'failed', nextAttemptAt: null, retryStep };
+  if (webhook === 'disabled') return { status: 'skipped', nextAttemptAt: null, retryStep };
+  const paced = retryAfterMs === undefined ? 0 : now.getTime() + Math.min(retryAfterMs, RETRY_AFTER_MAX_MS);
+  return { status: 'retrying', nextAttemptAt: paced > retryAt.getTime() ? new Date(paced) : retryAt, retryStep: retryStep + 1 };
 }

@@ -45,11 +45,11 @@ describe(DispatchLanes.name, () => {
   it('keeps a saturated origin waiting in its own lane: it never holds the places other origins need', async () => {
     const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 3, retries: 1 });
     const slow = deferred();
-    const slowRuns = Array.from({ length: 50 }, () => sut.run('https://slow.example', 'first', () => slow.promise));
+    const slowRuns = Array.from({ length: 50 }, () => sut.run('https://slow.example', 'first', 'wh_slow', () => slow.promise));
     await tick();
     expect(sut.inFlight('https://slow.example')).toBe(2);
     // 48 more wait in the slow lane, holding no first-attempt place: another origin goes at once.
-    await expect(sut.run('https://fast.example', 'first', async () => 'fast')).resolves.toBe('fast');
+    await expect(sut.run('https://fast.example', 'first', 'wh_fast', async () => 'fast')).resolves.toBe('fast');
     slow.resolve();
     await Promise.all(slowRuns);
   });
@@ -57,26 +57,29 @@ describe(DispatchLanes.name, () => {
   it('keeps retries apart from first attempts', async () => {
     const sut = new DispatchLanes({ perOrigin: 10, firstAttempts: 1, retries: 1 });
     const retry = deferred();
-    const held = sut.run('https://failing.example', 'retry', () => retry.promise);
-    const queuedRetry = sut.run('https://failing.example', 'retry', async () => 'second retry');
+    const held = sut.run('https://failing.example', 'retry', 'wh_failing', () => retry.promise);
+    const queuedRetry = sut.run('https://failing.example', 'retry', 'wh_failing', async () => 'second retry');
     await tick();
-    await expect(sut.run('https://other.example', 'first', async () => 'first')).resolves.toBe('first');
+    await expect(sut.run('https://other.example', 'first', 'wh_other', async () => 'first')).resolves.toBe('first');
     retry.resolve();
     await held;
     await expect(queuedRetry).resolves.toBe('second retry');
   });
 
-  it('pauses an origin that asked to slow down, and only that origin', async () => {
+  it('pauses an endpoint that asked to slow down, and only that endpoint: its calls hold no place of their origin', async () => {
     let now = 1_000;
     const sut = new DispatchLanes({ perOrigin: 1, firstAttempts: 5, retries: 5 }, () => now);
-    sut.pause('https://busy.example', now + 40);
+    sut.pause('wh_busy', now + 40);
     const startedAt: number[] = [];
-    const paused = sut.run('https://busy.example', 'first', async () => startedAt.push(Date.now()));
-    await expect(sut.run('https://other.example', 'first', async () => 'other')).resolves.toBe('other');
+    const paused = Array.from({ length: 3 }, () => sut.run('https://shared.example', 'first', 'wh_busy', async () => startedAt.push(Date.now())));
+    // Another endpoint on the same origin (one place per origin) goes at once, as does another origin.
+    await expect(sut.run('https://shared.example', 'first', 'wh_neighbour', async () => 'neighbour')).resolves.toBe('neighbour');
+    await expect(sut.run('https://other.example', 'first', 'wh_other', async () => 'other')).resolves.toBe('other');
     expect(startedAt).toEqual([]);
     const before = Date.now();
     now += 40;
-    await paused;
+    await Promise.all(paused);
+    expect(startedAt).toHaveLength(3);
     expect(startedAt[0] - before).toBeGreaterThanOrEqual(30);
   });
 

@@ -73,8 +73,9 @@ export interface DispatchLaneLimits {
  * Where a delivery waits for its HTTP call. It first waits in its origin's lane (so a slow or
  * saturated receiver queues its own work and nobody else's), then for a place of its class
  * (first attempts and retries apart, so a failing endpoint's retries never delay other accounts'
- * first attempts). A receiver that asked to slow down (429/503 with Retry-After) has its lane
- * paused until then.
+ * first attempts). An endpoint that asked to slow down (429/503 with Retry-After) is paused until
+ * then: its calls wait before they enter the origin's lane, so they hold no place another endpoint
+ * of that origin could use.
  */
 export class DispatchLanes {
   private readonly origins: Lanes;
@@ -93,16 +94,18 @@ export class DispatchLanes {
     this.classes = new Lanes((key) => (key === 'retry' ? limits.retries : limits.firstAttempts));
   }
 
-  run<T>(origin: string, attemptClass: AttemptClass, work: () => Promise<T>): Promise<T> {
+  async run<T>(origin: string, attemptClass: AttemptClass, endpoint: string, work: () => Promise<T>): Promise<T> {
+    if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint);
     return this.origins.run(origin, async () => {
-      await this.waitWhilePaused(origin);
+      // A pause that began while this call waited in the origin's lane.
+      if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint);
       return this.classes.run(attemptClass, work);
     });
   }
 
-  /** No call to `origin` starts before `untilMs` (calls already started go on). */
-  pause(origin: string, untilMs: number): void {
-    if (untilMs > (this.pausedUntil.get(origin) ?? 0)) this.pausedUntil.set(origin, untilMs);
+  /** No call to `endpoint` starts before `untilMs` (calls already started go on). */
+  pause(endpoint: string, untilMs: number): void {
+    if (untilMs > (this.pausedUntil.get(endpoint) ?? 0)) this.pausedUntil.set(endpoint, untilMs);
   }
 
   inFlight(origin: string): number {
@@ -114,12 +117,13 @@ export class DispatchLanes {
     return this.origins.totalWaiting + this.pausedWaiters;
   }
 
-  private async waitWhilePaused(origin: string): Promise<void> {
+  private async waitWhilePaused(endpoint: string): Promise<void> {
     for (;;) {
-      const until = this.pausedUntil.get(origin);
-      const wait = until === undefined ? 0 : until - this.nowMs();
+      const until = this.pausedUntil.get(endpoint);
+      if (until === undefined) return;
+      const wait = until - this.nowMs();
       if (wait <= 0) {
-        this.pausedUntil.delete(origin);
+        this.pausedUntil.delete(endpoint);
         return;
       }
       this.pausedWaiters++;
