@@ -107,9 +107,11 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
       it('replaces a secret only over the one the caller read; settings change; delete removes it', async () => {
         if (skip()) return;
         const w = await setUp();
-        expect(await p().webhooks.replaceSecret(w.id, 'sealed-2', 'sealed-1', at(HOUR), at(1))).toBe(true);
-        expect(await p().webhooks.replaceSecret(w.id, 'sealed-3', 'sealed-1', at(HOUR), at(2))).toBe(false);
-        expect(await p().webhooks.findById(w.id)).toMatchObject({ sealedSecret: 'sealed-2', sealedPreviousSecret: 'sealed-1', previousSecretExpiresAt: at(HOUR) });
+        // Ten rotated-out secrets sealed together take about 1,300 characters.
+        const rotation = { replacing: 'sealed-1', sealedSecret: 'sealed-2', sealedPrevious: 'sealed-previous'.padEnd(2_000, '='), previousExpiresAt: at(HOUR) };
+        expect(await p().webhooks.replaceSecret(w.id, rotation, at(1))).toBe(true);
+        expect(await p().webhooks.replaceSecret(w.id, { ...rotation, sealedSecret: 'sealed-3' }, at(2))).toBe(false);
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ sealedSecret: 'sealed-2', sealedPreviousSecret: rotation.sealedPrevious, previousSecretExpiresAt: at(HOUR) });
         await p().webhooks.updateSettings(w.id, { url: 'https://other.example.com/x', events: ['email.bounced'], description: 'd', updatedAt: at(5) });
         expect(await p().webhooks.findById(w.id)).toMatchObject({ url: 'https://other.example.com/x', events: ['email.bounced'], description: 'd', updatedAt: at(5) });
         await p().webhooks.delete(w.id);

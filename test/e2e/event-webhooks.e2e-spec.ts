@@ -602,6 +602,33 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     for (const rotation of rotations) expect(() => Stripe.webhooks.constructEvent(request.rawBody, header, rotation.body.secret)).not.toThrow();
   });
 
+  it('keeps signing with every secret rotated out within its grace: rotating twice leaves three signatures', async () => {
+    if (skip) return;
+    const account = await sut.createAccount();
+    const r = await receiver();
+    const { id, secret: a } = await createWebhook(account, `${r.url}/in`);
+    const b = (await v3(account).post(`/Webhook/${id}/rotate-secret`).expect(200)).body.secret as string;
+    const c = (await v3(account).post(`/Webhook/${id}/rotate-secret`).expect(200)).body.secret as string;
+    await publish(account.id, 'email.delivered', delivered());
+    const [request] = await eventually(() => {
+      expect(r.requests).toHaveLength(1);
+      return r.requests;
+    }, WAIT_MS);
+    const header = request.headers['x-service-signature'] as string;
+    const { timestamp, signatures } = parseSignatureHeader(header);
+    expect(signatures).toHaveLength(3);
+    [c, b, a].forEach((secret, i) => expect(isValid(request.rawBody, `t=${timestamp},v1=${signatures[i]}`, secret)).toBe(true));
+    for (const secret of [a, b, c]) {
+      expect(() =>
+        new StandardWebhook(secret).verify(request.body, {
+          'webhook-id': request.headers['webhook-id'] as string,
+          'webhook-timestamp': request.headers['webhook-timestamp'] as string,
+          'webhook-signature': request.headers['webhook-signature'] as string,
+        }),
+      ).not.toThrow();
+    }
+  });
+
   it('signs with both secrets during the rotation window, newest first', async () => {
     if (skip) return;
     const account = await sut.createAccount();

@@ -5,6 +5,7 @@ export * from './catalog/event-types';
 export * from './catalog/event-catalog';
 export * from './webhooks/webhook';
 export * from './webhooks/webhook.repository';
+export * from './webhooks/previous-secrets';
 export * from './webhooks/webhooks.service';
 export * from './deliveries/delivery';
 export * from './deliveries/delivery.repository';

@@ -1,13 +1,14 @@
 import { SecretBox } from '../../../kernel/src';
 import { Webhook } from '../webhooks/webhook';
 import { WebhookRepository } from '../webhooks/webhook.repository';
+import { PreviousSecret, readPreviousSecrets } from '../webhooks/previous-secrets';
 
 export interface CachedWebhook {
   webhook: Webhook;
   /** The current secret, opened. */
   secret: string;
-  /** The secret before the last rotation, opened, while it still signs. */
-  previous: { secret: string; expiresAt: Date } | null;
+  /** The secrets rotated out, opened, newest first (each signs until its expiresAt). */
+  previous: PreviousSecret[];
 }
 
 /**
@@ -55,15 +56,12 @@ export class WebhookCache {
   }
 
   private open(webhook: Webhook): CachedWebhook {
-    const previous =
-      webhook.sealedPreviousSecret && webhook.previousSecretExpiresAt
-        ? { secret: this.secretBox.open(webhook.sealedPreviousSecret), expiresAt: webhook.previousSecretExpiresAt }
-        : null;
+    const previous = webhook.sealedPreviousSecret ? readPreviousSecrets(this.secretBox.open(webhook.sealedPreviousSecret), webhook.previousSecretExpiresAt) : [];
     return { webhook, secret: this.secretBox.open(webhook.sealedSecret), previous };
   }
 }
 
-/** Newest first: the current secret, then the previous one while its grace period lasts. */
+/** Newest first: the current secret, then each rotated-out one while its grace period lasts. */
 export function signingSecrets(cached: CachedWebhook, now: Date): string[] {
-  return cached.previous && cached.previous.expiresAt > now ? [cached.secret, cached.previous.secret] : [cached.secret];
+  return [cached.secret, ...cached.previous.filter((previous) => previous.expiresAt > now).map((previous) => previous.secret)];
 }

@@ -1,5 +1,5 @@
 import { DisabledReason, Webhook } from '../webhooks/webhook';
-import { AttemptTally, FailureCount, WebhookRepository, WebhookSettingsChange } from '../webhooks/webhook.repository';
+import { AttemptTally, FailureCount, SecretRotation, WebhookRepository, WebhookSettingsChange } from '../webhooks/webhook.repository';
 
 export class InMemoryWebhookRepository extends WebhookRepository {
   readonly rows = new Map<string, Webhook>();
@@ -40,10 +40,10 @@ export class InMemoryWebhookRepository extends WebhookRepository {
     Object.assign(row, { state: 'disabled', disabledAt: at, disabledReason: reason, updatedAt: at });
     return true;
   }
-  async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date) {
+  async replaceSecret(id: string, rotation: SecretRotation, at: Date) {
     const row = this.rows.get(id);
-    if (!row || row.sealedSecret !== sealedPrevious) return false;
-    Object.assign(row, { sealedSecret, sealedPreviousSecret: sealedPrevious, previousSecretExpiresAt: previousExpiresAt, updatedAt: at });
+    if (!row || row.sealedSecret !== rotation.replacing) return false;
+    Object.assign(row, { sealedSecret: rotation.sealedSecret, sealedPreviousSecret: rotation.sealedPrevious, previousSecretExpiresAt: rotation.previousExpiresAt, updatedAt: at });
     return true;
   }
   async countDisabled() {

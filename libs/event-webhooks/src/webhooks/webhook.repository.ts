@@ -24,6 +24,15 @@ export interface FailureCount {
  * Webhooks of an account. Writes are narrow on purpose: the failure counter and the state are
  * changed only by their own atomic statements, never by writing back a whole row that was read.
  */
+export interface SecretRotation {
+  /** The sealed secret being rotated out, as stored. */
+  replacing: string;
+  sealedSecret: string;
+  /** The rotated-out secrets that still sign (previous-secrets.ts), sealed together, and when the last expires. */
+  sealedPrevious: string;
+  previousExpiresAt: Date;
+}
+
 export abstract class WebhookRepository {
   /** Inserts unless the account already has `maxPerAccount` webhooks; false when the limit is reached. */
   abstract insertWithinLimit(webhook: Webhook, maxPerAccount: number): Promise<boolean>;
@@ -40,10 +49,11 @@ export abstract class WebhookRepository {
   /** enabled -> disabled, recording why; false when it was already disabled (or is gone). */
   abstract disable(id: string, at: Date, reason: DisabledReason): Promise<boolean>;
   /**
-   * Makes `sealedSecret` current and `sealedPrevious` the previous one, only if the current secret
-   * is still `sealedPrevious` (a concurrent rotation did not get there first); false otherwise.
+   * Makes `rotation.sealedSecret` current and `rotation.sealedPrevious` the secrets still signing
+   * beside it, only if the current secret is still `rotation.replacing` (a concurrent rotation did
+   * not get there first); false otherwise.
    */
-  abstract replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<boolean>;
+  abstract replaceSecret(id: string, rotation: SecretRotation, at: Date): Promise<boolean>;
   /**
    * Applies a batch of attempts to the failure counters, one statement per webhook (`reset`: a
    * success came before the `failures`, so the counter restarts from them). Returns the counter and

@@ -28,8 +28,9 @@ export interface Webhook {
   updatedAt: Date;
   /** The signing secret, sealed with the SecretBox. */
   sealedSecret: string;
-  /** The secret before the last rotation, signing beside the new one until `previousSecretExpiresAt`. */
+  /** The secrets rotated out that still sign, sealed together (previous-secrets.ts). */
   sealedPreviousSecret: string | null;
+  /** When the last of them stops signing. */
   previousSecretExpiresAt: Date | null;
 }
 

@@ -1,4 +1,5 @@
 import { DELIVERY_TOPIC } from '../deliveries/delivery-work';
+import { MAX_PREVIOUS_SECRETS, readPreviousSecrets, writePreviousSecrets } from './previous-secrets';
 import { eventWebhooksHarness, EventWebhooksHarness } from '../testing/event-webhooks.harness';
 import { WebhooksService } from './webhooks.service';
 
@@ -116,17 +117,53 @@ describe(WebhooksService.name, () => {
     expect(rotated.secret).not.toBe(secret);
     const stored = h.webhooks.rows.get(webhook.id)!;
     expect(h.secretBox.open(stored.sealedSecret)).toBe(rotated.secret);
-    expect(h.secretBox.open(stored.sealedPreviousSecret!)).toBe(secret);
-    expect(stored.previousSecretExpiresAt).toEqual(new Date(h.clock.nowMs() + h.settings.rotationGraceMs));
+    const expiresAt = new Date(h.clock.nowMs() + h.settings.rotationGraceMs);
+    expect(previousOf(webhook.id)).toEqual([{ secret, expiresAt }]);
+    expect(stored.previousSecretExpiresAt).toEqual(expiresAt);
+  });
+
+  const previousOf = (id: string) => {
+    const stored = h.webhooks.rows.get(id)!;
+    return readPreviousSecrets(h.secretBox.open(stored.sealedPreviousSecret!), stored.previousSecretExpiresAt);
+  };
+
+  it('keeps every rotated-out secret for its own grace period: a second rotation does not cut the first one short', async () => {
+    const { webhook, secret: a } = await create();
+    const { secret: b } = await sut.rotateSecret(acme, webhook.id);
+    const aExpires = new Date(h.clock.nowMs() + h.settings.rotationGraceMs);
+    h.clock.advance(1_000);
+    const { secret: c } = await sut.rotateSecret(acme, webhook.id);
+    const bExpires = new Date(h.clock.nowMs() + h.settings.rotationGraceMs);
+    expect(h.secretBox.open(h.webhooks.rows.get(webhook.id)!.sealedSecret)).toBe(c);
+    expect(previousOf(webhook.id)).toEqual([{ secret: b, expiresAt: bExpires }, { secret: a, expiresAt: aExpires }]);
+    expect(h.webhooks.rows.get(webhook.id)!.previousSecretExpiresAt).toEqual(bExpires);
+    // Once A's grace has passed (B's has not), the next rotation drops it.
+    h.clock.advance(h.settings.rotationGraceMs - 500);
+    const { secret: d } = await sut.rotateSecret(acme, webhook.id);
+    expect(previousOf(webhook.id).map((p) => p.secret)).toEqual([c, b]);
+    expect(d).not.toBe(c);
+  });
+
+  it(`keeps at most ${MAX_PREVIOUS_SECRETS} rotated-out secrets, the newest`, async () => {
+    const { webhook } = await create();
+    const secrets: string[] = [];
+    for (let i = 0; i < MAX_PREVIOUS_SECRETS + 3; i++) secrets.push((await sut.rotateSecret(acme, webhook.id)).secret);
+    expect(previousOf(webhook.id).map((p) => p.secret)).toEqual(secrets.slice(0, -1).reverse().slice(0, MAX_PREVIOUS_SECRETS));
+    expect(h.secretBox.seal(writePreviousSecrets(previousOf(webhook.id))).length).toBeLessThan(2_000);
   });
 
   it('two rotations at once both return a secret that signs: the second builds on the first', async () => {
     const { webhook, secret } = await create();
     const [first, second] = await Promise.all([sut.rotateSecret(acme, webhook.id), sut.rotateSecret(acme, webhook.id)]);
     const stored = h.webhooks.rows.get(webhook.id)!;
-    const kept = [h.secretBox.open(stored.sealedSecret), h.secretBox.open(stored.sealedPreviousSecret!)];
-    expect(kept.sort()).toEqual([first.secret, second.secret].sort());
-    expect(kept).not.toContain(secret);
+    const kept = [h.secretBox.open(stored.sealedSecret), ...previousOf(webhook.id).map((p) => p.secret)];
+    expect(kept.sort()).toEqual([first.secret, second.secret, secret].sort());
+  });
+
+  it('reads a previous secret stored before there could be several (the bare secret)', () => {
+    const expiresAt = new Date('2026-01-01T00:00:00Z');
+    expect(readPreviousSecrets('whsec_old', expiresAt)).toEqual([{ secret: 'whsec_old', expiresAt }]);
+    expect(readPreviousSecrets('whsec_old', null)).toEqual([]);
   });
 
   it('sends a sample event to this webhook only, whatever it subscribes to', async () => {

@@ -15,6 +15,7 @@ import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { OperationalEvents } from './operational-events';
 import { ApiFamily, checkDescription, checkEvents, checkUrl, MAX_WEBHOOKS_PER_ACCOUNT, viewOf, Webhook, WebhookView } from './webhook';
 import { WebhookRepository } from './webhook.repository';
+import { afterRotation, readPreviousSecrets, writePreviousSecrets } from './previous-secrets';
 
 export interface WebhookInput {
   url?: unknown;
@@ -140,7 +141,16 @@ export class WebhooksService {
       const current = await this.find(accountId, id);
       const now = this.clock.now();
       const secret = generateSecret();
-      if (await this.webhooks.replaceSecret(id, this.secretBox.seal(secret), current.sealedSecret, new Date(now.getTime() + this.settings.rotationGraceMs), now)) return { secret };
+      const earlier = current.sealedPreviousSecret ? readPreviousSecrets(this.secretBox.open(current.sealedPreviousSecret), current.previousSecretExpiresAt) : [];
+      const rotatedOut = { secret: this.secretBox.open(current.sealedSecret), expiresAt: new Date(now.getTime() + this.settings.rotationGraceMs) };
+      const previous = afterRotation(rotatedOut, earlier, now);
+      const rotation = {
+        replacing: current.sealedSecret,
+        sealedSecret: this.secretBox.seal(secret),
+        sealedPrevious: this.secretBox.seal(writePreviousSecrets(previous)),
+        previousExpiresAt: new Date(Math.max(...previous.map((p) => p.expiresAt.getTime()))),
+      };
+      if (await this.webhooks.replaceSecret(id, rotation, now)) return { secret };
     }
     throw new DomainError('unavailable', 'the secret is being rotated by other calls; try again');
   }

@@ -1,5 +1,5 @@
 import { ApiFamily, DisabledReason, Webhook, WebhookState } from '../../../../event-webhooks/src/webhooks/webhook';
-import { AttemptTally, FailureCount, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
+import { AttemptTally, FailureCount, SecretRotation, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
 import { lockAccountForCreate } from '../accounts/account-create-lock';
 import { TypeormDatabase } from '../typeorm-database';
 import { dateOrNull, placeholders } from './multi-row-insert';
@@ -130,10 +130,10 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return affected === 1;
   }
 
-  async replaceSecret(id: string, sealedSecret: string, sealedPrevious: string, previousExpiresAt: Date, at: Date): Promise<boolean> {
+  async replaceSecret(id: string, rotation: SecretRotation, at: Date): Promise<boolean> {
     const { affected } = await this.db.exec(
       'UPDATE webhooks SET secret_sealed = ?, previous_secret_sealed = ?, previous_secret_expires_at = ?, updated_at = ? WHERE id = ? AND secret_sealed = ?',
-      [sealedSecret, sealedPrevious, previousExpiresAt.getTime(), at.getTime(), id, sealedPrevious],
+      [rotation.sealedSecret, rotation.sealedPrevious, rotation.previousExpiresAt.getTime(), at.getTime(), id, rotation.replacing],
     );
     return affected === 1;
   }

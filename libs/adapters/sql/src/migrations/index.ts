@@ -18,6 +18,7 @@ import { WebhookAttemptStats1732600000000 } from './1732600000000-webhook-attemp
 import { DropRedundantEventsAccountIndex1732700000000 } from './1732700000000-drop-redundant-events-account-index';
 import { IdsCompareBytes1732800000000 } from './1732800000000-ids-compare-bytes';
 import { RetryDeliveriesCancelledByTally1732800000100 } from './1732800000100-retry-deliveries-cancelled-by-tally';
+import { PreviousSecrets1732900000000 } from './1732900000000-previous-secrets';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -41,4 +42,5 @@ export const ALL_MIGRATIONS = [
   DropRedundantEventsAccountIndex1732700000000,
   IdsCompareBytes1732800000000,
   RetryDeliveriesCancelledByTally1732800000100,
+  PreviousSecrets1732900000000,
 ];
