@@ -71,7 +71,6 @@ export class InfrastructureModule implements OnApplicationShutdown {
               timeoutMs: config.delivery.timeoutMs,
               allowPrivate: config.delivery.allowPrivateTargets,
               userAgent: USER_AGENT,
-              maxConnectionsPerOrigin: config.delivery.originConcurrency,
             }),
         },
         {

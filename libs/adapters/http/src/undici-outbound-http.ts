@@ -19,16 +19,18 @@ export interface UndiciOutboundHttpOptions {
   allowPrivate: boolean;
   /** Sent as User-Agent unless the request carries its own. */
   userAgent: string;
-  /** Keep-alive connections kept per origin (scheme + host + port). Default 10. */
-  maxConnectionsPerOrigin?: number;
 }
-
-const DEFAULT_CONNECTIONS_PER_ORIGIN = 10;
 
 /**
  * OutboundHttp over one undici Agent (a keep-alive pool per origin). Never follows redirects: no
  * redirect interceptor is composed, so a 3xx comes back as a status. Never throws for network
  * outcomes: every failure is classified into the contract's attempt error kinds.
+ *
+ * The pool sets no limit of connections per origin: a call never waits inside it, so its time
+ * limit covers connect, headers and body only. The callers bound their own concurrency (the
+ * delivery lanes per origin, the work queue's handlers for target calls); a pool limit below their
+ * sum queued calls behind each other while their timers ran, and a healthy receiver's calls timed
+ * out, counted as failures and were made again.
  */
 export class UndiciOutboundHttp extends OutboundHttp {
   private readonly agent: Agent;
@@ -41,10 +43,8 @@ export class UndiciOutboundHttp extends OutboundHttp {
   constructor(private readonly options: UndiciOutboundHttpOptions) {
     super();
     assertPositiveInteger('timeoutMs', options.timeoutMs);
-    const connections = options.maxConnectionsPerOrigin ?? DEFAULT_CONNECTIONS_PER_ORIGIN;
-    assertPositiveInteger('maxConnectionsPerOrigin', connections);
     this.agent = new Agent({
-      connections,
+      connections: null,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connect: options.allowPrivate
