@@ -24,6 +24,14 @@ describe('processes', () => {
     expect(sut.output()).toMatch(expected);
   });
 
+  it('stops with an error naming DATABASE_URL (and not its password) when MySQL cannot be reached', async () => {
+    const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), STORAGE: 'mysql', DATABASE_URL: 'mysql://root:s3cret-pass@127.0.0.1:1/nowhere', QUEUE: 'database' });
+    const { code } = await sut.exited;
+    expect(code).toBe(1);
+    expect(sut.output()).toContain('start-up failed: DATABASE_URL: cannot connect to the MySQL database 127.0.0.1:1/nowhere: ');
+    expect(sut.output()).not.toContain('s3cret-pass');
+  });
+
   it.each([
     ['a directory', (d: string) => d],
     ['under a file', (d: string) => (writeFileSync(join(d, 'file'), 'not a directory'), join(d, 'file', 'service.db'))],

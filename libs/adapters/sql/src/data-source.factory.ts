@@ -8,7 +8,7 @@ import { TypeormDatabase } from './typeorm-database';
 
 /** Builds the TypeORM DataSource for the configured storage and brings its schema up to date. */
 export async function openDatabase(storage: AppConfig['storage']): Promise<TypeormDatabase> {
-  const dataSource = await namingTheFile(storage, async () => {
+  const dataSource = await namingTheSetting(storage, async () => {
     const source = new DataSource(dataSourceOptions(storage));
     await source.initialize();
     return source;
@@ -18,14 +18,18 @@ export async function openDatabase(storage: AppConfig['storage']): Promise<Typeo
   return db;
 }
 
-/** A SQLite file that cannot be made or opened names SQLITE_PATH and the file in the error. */
-async function namingTheFile<T>(storage: AppConfig['storage'], open: () => Promise<T>): Promise<T> {
+/**
+ * A database that cannot be opened names its setting in the error: SQLITE_PATH and the file, or
+ * DATABASE_URL and the server and database (never the password).
+ */
+async function namingTheSetting<T>(storage: AppConfig['storage'], open: () => Promise<T>): Promise<T> {
   try {
     return await open();
   } catch (error) {
-    if (storage.kind !== 'sqlite') throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`SQLITE_PATH: cannot open the SQLite database ${resolve(storage.sqlitePath)}: ${reason}`);
+    if (storage.kind === 'sqlite') throw new Error(`SQLITE_PATH: cannot open the SQLite database ${resolve(storage.sqlitePath)}: ${reason}`);
+    const url = new URL(storage.databaseUrl!);
+    throw new Error(`DATABASE_URL: cannot connect to the MySQL database ${url.host}${url.pathname}: ${reason}`);
   }
 }
 
