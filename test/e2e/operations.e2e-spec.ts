@@ -140,6 +140,36 @@ describe('operations: processes (sqlite)', () => {
     expect(await deliverAcrossRestart({ SHUTDOWN_GRACE_MS: '200ms', DELIVERY_TIMEOUT_MS: '2500' }, 60_000)).toBeGreaterThanOrEqual(1);
   }, 90_000);
 
+  it('SIGTERM with deliveries waiting in their lane: none is attempted after the release, the webhook stays enabled, all are delivered after a restart', async () => {
+    const apiPort = port();
+    const base = `http://127.0.0.1:${apiPort}`;
+    const settings = { SQLITE_PATH: join(dir, `lanes-${apiPort}.db`), PORT: apiPort, SHUTDOWN_GRACE_MS: '300ms', DISPATCHER_ORIGIN_CONCURRENCY: '2', WEBHOOK_DISABLE_AFTER: '3' };
+    const first = await start('apps/api/src/main.js', settings, /api listening/);
+    const json = async (method: string, path: string, headers: Record<string, string>, body?: object) =>
+      (await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body && JSON.stringify(body) })).json();
+    const account = (await json('POST', '/admin/accounts', { authorization: `Bearer ${env().ADMIN_TOKEN}` }, { name: 'Acme' })) as { id: number; apiKey: string };
+    const path = `/lanes-${apiPort}`;
+    const webhook = (await json('POST', '/v3/Webhook', { 'api-key': account.apiKey }, { url: `${receiver.url}${path}`, events: ['email.delivered'] })) as { id: string };
+    receiver.respond((request) => (request.path === path ? { status: 200, delayMs: 400 } : { status: 200 }));
+    const events = Array.from({ length: 40 }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: { ...delivered, idSending: i + 1 } }));
+    await json('POST', '/internal/events/batch', { authorization: `Bearer ${env().INTERNAL_TOKEN}` }, { events });
+
+    await eventually(() => expect(receiver.requestsTo(path).length).toBeGreaterThanOrEqual(2), 10_000);
+    first.child.kill('SIGTERM');
+    await first.exited;
+
+    receiver.respond({ status: 200 });
+    const second = await start('apps/api/src/main.js', settings, /api listening/);
+    const deliveries = async () =>
+      ((await json('GET', `/v3/Webhook/${webhook.id}/deliveries?limit=100`, { 'api-key': account.apiKey })) as { deliveries: Array<{ status: string; attempts: Array<{ error: string | null }> }> }).deliveries;
+    await eventually(async () => expect((await deliveries()).map((d) => d.status)).toEqual(Array(40).fill('succeeded')), 60_000);
+    // The calls the shutdown never made are not failed attempts: none is recorded, nothing counted against the receiver.
+    expect((await deliveries()).flatMap((d) => d.attempts).filter((a) => a.error !== null)).toEqual([]);
+    expect(await json('GET', `/v3/Webhook/${webhook.id}`, { 'api-key': account.apiKey })).toMatchObject({ state: 'enabled', consecutiveFailures: 0 });
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }, 90_000);
+
   it('the standalone dispatcher answers GET /metrics on its health port, delivery metrics included', async () => {
     const healthPort = port();
     const dispatcher = await start('apps/dispatcher/src/main.js', { DISPATCHER_HEALTH_PORT: healthPort }, /dispatcher started/);

@@ -23,6 +23,7 @@ export class WorkerHostSettings {
 export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Dispatcher');
   private subscriptions: WorkSubscription[] = [];
+  private subscribed: WorkHandler[] = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -39,7 +40,7 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const handlers = this.handlers();
+    const handlers = (this.subscribed = this.handlers());
     const topics = handlers.map((h) => h.topic);
     const repeated = topics.find((topic, i) => topics.indexOf(topic) !== i);
     if (repeated) throw new Error(`two work handlers consume the topic ${repeated}`);
@@ -60,6 +61,7 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
     const subscriptions = this.subscriptions;
     this.subscriptions = [];
     await Promise.all(subscriptions.map((s) => s.stop(this.settings.shutdownGraceMs)));
+    for (const handler of this.subscribed) handler.stop?.();
     this.logger.log('stopped: in-flight work finished or released');
   }
 }

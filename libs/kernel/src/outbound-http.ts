@@ -31,7 +31,19 @@ export interface OutboundResult {
 export abstract class OutboundHttp {
   /** The User-Agent header every call carries. */
   abstract readonly userAgent: string;
+  /** Throws OutboundClosedError (and only that) when the process is shutting down and made no call. */
   abstract post(request: OutboundRequest): Promise<OutboundResult>;
+}
+
+/**
+ * The call was not made because this process is shutting down: no attempt, so nothing to record
+ * (recording it as a failed call counted the server's own shutdown against the receiver).
+ */
+export class OutboundClosedError extends Error {
+  constructor() {
+    super('the server is shutting down: the call was not made');
+    this.name = 'OutboundClosedError';
+  }
 }
 
 /** Retry-After as seconds or an HTTP date, in milliseconds from `nowMs`; undefined when absent or unreadable. */

@@ -13,5 +13,11 @@ export abstract class WorkHandler {
   /** The item's handler threw too often (ConsumeOptions.giveUp): settle what it names for good. */
   giveUp?(work: ReceivedWork, reason: string): Promise<void>;
   abstract handle(work: ReceivedWork): Promise<WorkOutcome>;
+  /**
+   * Shutdown: the worker host has stopped taking items, waited out the grace and released what it
+   * held. Items already handed over that have not started their outside call must not start it
+   * now (they were released and will be handed over again).
+   */
+  stop?(): void;
 }
 

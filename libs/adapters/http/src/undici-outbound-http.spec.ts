@@ -1,3 +1,4 @@
+import { OutboundClosedError } from '../../../kernel/src';
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -310,13 +311,6 @@ describe('UndiciOutboundHttp', () => {
       expect(result).toMatchObject({ status: null, error: 'invalid_url', body: '' });
     });
 
-    it('never throws, even after close()', async () => {
-      const c = client();
-      await c.close();
-      const result = await c.post({ url: 'http://example.com/', headers: {}, body: '{}' });
-      expect(result.status).toBeNull();
-      expect(result.error).toEqual(expect.any(String));
-    });
   });
 
   describe('address guard (allowPrivate: false)', () => {
@@ -362,6 +356,14 @@ describe('UndiciOutboundHttp', () => {
       // happy eyeballs falls back to it
       expect(result).toMatchObject({ status: 200, body: 'reached', error: null });
     });
+  });
+
+  it('throws OutboundClosedError, and makes no call, once closed (shutdown): that is no failed attempt', async () => {
+    const server = await startServer((_req, res) => res.end('ok'));
+    const http = client();
+    await http.close();
+    await expect(http.post({ url: server.url, headers: {}, body: '{}' })).rejects.toBeInstanceOf(OutboundClosedError);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('rejects bad options at construction', () => {

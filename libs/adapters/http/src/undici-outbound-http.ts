@@ -1,5 +1,6 @@
 import { Agent } from 'undici';
 import {
+  OutboundClosedError,
   OutboundHttp,
   parseRetryAfter,
   RESPONSE_BODY_LIMIT_BYTES,
@@ -35,6 +36,7 @@ export interface UndiciOutboundHttpOptions {
 export class UndiciOutboundHttp extends OutboundHttp {
   private readonly agent: Agent;
   private readonly targets = new Map<string, Target | string>();
+  private closing = false;
 
   get userAgent(): string {
     return this.options.userAgent;
@@ -54,6 +56,7 @@ export class UndiciOutboundHttp extends OutboundHttp {
   }
 
   override async post(request: OutboundRequest): Promise<OutboundResult> {
+    if (this.closing) throw new OutboundClosedError();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
 
@@ -82,6 +85,7 @@ export class UndiciOutboundHttp extends OutboundHttp {
       const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(retryAfter, Date.now()) : undefined;
       return { status, durationMs: elapsed(), body, error: null, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     } catch (err) {
+      if (this.closing && isClosedPoolError(err)) throw new OutboundClosedError();
       // Once our timer fired, whatever undici reports (abort, socket closed...) is a timeout.
       const { kind, detail } = timedOut ? { kind: 'timeout' as const, detail: `no complete answer within ${timeoutMs} ms` } : classifyTransportError(err);
       // Headers without a complete body are not an answer (CONTRACT §3): status stays null.
@@ -94,6 +98,7 @@ export class UndiciOutboundHttp extends OutboundHttp {
 
   /** Closes the pools: waits for calls in flight (each bounded by its time limit), then closes sockets. */
   async close(): Promise<void> {
+    this.closing = true;
     if (!this.agent.closed) await this.agent.close();
   }
 
@@ -145,4 +150,10 @@ function assertPositiveInteger(name: string, value: number): void {
   if (!Number.isInteger(value) || value <= 0) {
     throw new RangeError(`${name} must be a positive integer, got ${value}`);
   }
+}
+
+/** undici's refusal of a request made on a pool that was closed or destroyed: the request never left. */
+function isClosedPoolError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED';
 }

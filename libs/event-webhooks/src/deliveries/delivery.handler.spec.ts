@@ -1,4 +1,4 @@
-import { ReceivedWork, WorkItem } from '../../../kernel/src';
+import { OutboundClosedError, ReceivedWork, WorkItem } from '../../../kernel/src';
 import { isValid, isValidStandardWebhook, parseSignatureHeader } from '../../../signing/src';
 import { eventWebhooksHarness, EventWebhooksHarness } from '../testing/event-webhooks.harness';
 import { DELIVERY_TOPIC } from './delivery-work';
@@ -47,6 +47,27 @@ describe(DeliveryHandler.name, () => {
     };
     return { held: () => release !== undefined, release: () => release?.() };
   };
+
+  it('makes no call and records nothing for an item released at shutdown (stop), nor when the HTTP client has closed', async () => {
+    await createWebhook();
+    await publish();
+    const [item] = h.queue.take(DELIVERY_TOPIC);
+    sut.stop();
+    expect(await sut.handle(asWork(item))).toEqual({ kind: 'done' });
+    expect(h.http.requests).toHaveLength(0);
+    expect(onlyDelivery()).toMatchObject({ status: 'pending', attempts: [] });
+
+    await setUp();
+    await createWebhook();
+    await publish();
+    h.http.post = async () => {
+      throw new OutboundClosedError();
+    };
+    const [again] = h.queue.take(DELIVERY_TOPIC);
+    await expect(sut.handle(asWork(again))).rejects.toBeInstanceOf(OutboundClosedError);
+    expect(onlyDelivery()).toMatchObject({ status: 'pending', attempts: [] });
+    expect([...h.webhooks.rows.values()][0].consecutiveFailures).toBe(0);
+  });
 
   it('posts the stored body with the contract headers, signed with the webhook secret', async () => {
     const { secret } = await createWebhook();

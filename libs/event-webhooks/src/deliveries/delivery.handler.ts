@@ -53,6 +53,8 @@ export class DeliveryHandler extends WorkHandler {
    */
   private readonly unrecorded: Lanes;
   private calling = 0;
+  /** Set at shutdown (WorkHandler.stop): deliveries still waiting in their lanes make no call. */
+  private stopped = false;
 
   constructor(
     private readonly deliveries: DeliveryRepository,
@@ -91,6 +93,10 @@ export class DeliveryHandler extends WorkHandler {
     }
   }
 
+  override stop(): void {
+    this.stopped = true;
+  }
+
   /** Its handler kept throwing (WORK_MAX_HANDLER_FAILURES): the delivery fails, its attempts kept. */
   override async giveUp(work: ReceivedWork): Promise<void> {
     const payload = readDeliveryWorkPayload(work.payload);
@@ -116,6 +122,8 @@ export class DeliveryHandler extends WorkHandler {
     // room among the unrecorded): recording the outcome does not load the receiver, and holding the
     // place through the batched record left calls unstarted.
     const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', delivery.webhookId, async () => {
+      // Released at shutdown while it waited in its lane: another dispatcher will make this call.
+      if (this.stopped) return { kind: 'done' } as const;
       const claim = await this.claims.submit({ id: delivery.id, seq: delivery.seq });
       if (!claim) return this.afterLostClaim(delivery.id, delivery.seq);
       // The webhook as of the claim: a change made while this delivery waited in its lane counts.
