@@ -186,6 +186,14 @@ describe.each(backends)('automation ports contract (%s)', (_name, open) => {
     await p().runs.insertMany([stale, due, ended]);
     const rescheduled = await p().transaction(() => p().runs.rescheduleStale(new Date(T0.getTime() - 60_000), T0, 100));
     expect(rescheduled.filter((r) => [stale.id, due.id, ended.id].includes(r.id))).toEqual([{ id: stale.id, seq: 1, nextAt: T0 }]);
+    // A step handler's failure postpones a running run at its seq to when its item comes back: no longer stale.
+    const failing = run(accountId, 'wf_s', 4, { nextAt: new Date(T0.getTime() - 600_000) });
+    await p().runs.insertMany([failing]);
+    await p().runs.postpone(failing.id, 1, new Date(T0.getTime() + 60_000));
+    expect((await p().runs.findById(failing.id))!.nextAt).toEqual(failing.nextAt);
+    await p().runs.postpone(failing.id, 0, new Date(T0.getTime() + 60_000));
+    expect((await p().runs.findById(failing.id))!.nextAt).toEqual(new Date(T0.getTime() + 60_000));
+    expect((await p().transaction(() => p().runs.rescheduleStale(new Date(T0.getTime() - 60_000), T0, 100))).map((r) => r.id)).not.toContain(failing.id);
     expect(await p().runs.findById(stale.id)).toMatchObject({ seq: 1, nextAt: T0, status: 'running' });
     expect(await p().runs.findById(due.id)).toMatchObject({ seq: 0 });
   });

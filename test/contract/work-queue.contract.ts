@@ -296,11 +296,14 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
       const topic = uniqueTopic();
       const seen: ReceivedWork[] = [];
       const givenUp: Array<{ work: ReceivedWork; reason: string }> = [];
+      const postponed: Array<{ failures: number; at: number; told: number }> = [];
+      const seenAt: number[] = [];
       let early = true;
       await p.queue.consume(
         topic,
         async (work) => {
           seen.push(work);
+          seenAt.push(Date.now());
           // one ordinary retry first: it does not count as a failure
           if (early) {
             early = false;
@@ -308,12 +311,23 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
           }
           throw new RangeError(`poison ${seen.length}`);
         },
-        { concurrency: 2, maxHandlerFailures: 3, giveUp: async (work, reason) => void givenUp.push({ work, reason }) },
+        {
+          concurrency: 2,
+          maxHandlerFailures: 3,
+          giveUp: async (work, reason) => void givenUp.push({ work, reason }),
+          postpone: async (work, at) => void postponed.push({ failures: work.failures, at: at.getTime(), told: Date.now() }),
+        },
       );
       await enqueueIn(p, [{ topic, payload: { v: 'poison' } }]);
       await waitFor('the item given up', () => givenUp.length === 1, 10_000);
       await sleep(600);
       expect(seen.map((w) => w.failures)).toEqual([0, 0, 1, 2]);
+      // Each failure that is retried says when the item comes back, and it does not come back earlier.
+      expect(postponed.map((p) => p.failures)).toEqual([0, 1]);
+      postponed.forEach((p, i) => {
+        expect(p.at).toBeGreaterThan(p.told);
+        expect(seenAt[i + 2]).toBeGreaterThanOrEqual(p.at - 5);
+      });
       expect(givenUp[0].work).toMatchObject({ payload: { v: 'poison' }, failures: 2 });
       expect(givenUp[0].reason).toBe('poison 4');
       expect(seen).toHaveLength(4);

@@ -13,8 +13,12 @@ import { assertBuilt, FaultStack, OTHER_EVENT_TYPE } from './fault-stack';
  * restarts a process: it leaves a webhook whose secret no key opens.
  */
 const OUTAGE_MS = 5_000;
-/** Handler failures before an item is dead (WORK_MAX_HANDLER_FAILURES), low so the poison case is quick. */
-const MAX_HANDLER_FAILURES = 3;
+/**
+ * Handler failures before an item is dead (WORK_MAX_HANDLER_FAILURES), low so the poison case is
+ * quick, yet enough that their backoffs (2 + 4 + 8 + 16 s) outlast DELIVERY_SWEEP_AFTER: the
+ * sweeper must leave an item that waits for its retry alone, not start it over with a fresh count.
+ */
+const MAX_HANDLER_FAILURES = 5;
 
 const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && requireService('NATS', TEST_NATS.host, TEST_NATS.port);
 

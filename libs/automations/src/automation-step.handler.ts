@@ -49,6 +49,12 @@ export class AutomationStepHandler extends WorkHandler {
     return step.type === 'delay' ? this.delay(run, step) : this.sendWebhook(run, step);
   }
 
+  /** Its handler threw: the run's step is due when its item comes back, so the sweeper leaves it to that item. */
+  override async postpone(work: ReceivedWork, at: Date): Promise<void> {
+    const { runId, seq } = work.payload;
+    if (typeof runId === 'string' && typeof seq === 'number') await this.runs.postpone(runId, seq, at);
+  }
+
   /** Its handler kept throwing (WORK_MAX_HANDLER_FAILURES): the run fails at its current step. */
   override async giveUp(work: ReceivedWork): Promise<void> {
     const { runId } = work.payload;

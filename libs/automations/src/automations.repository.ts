@@ -45,6 +45,8 @@ export abstract class RunRepository {
   /** Newest first (by start, then id); with `after`, only the runs that come after that position. */
   abstract listByWorkflow(accountId: number, workflowId: string, limit: number, after?: RunPosition): Promise<Run[]>;
   abstract deleteByWorkflow(accountId: number, workflowId: string): Promise<void>;
+  /** A running run at `seq` whose step handler threw has its next step due at `at` (its queue item comes back then). */
+  abstract postpone(id: string, seq: number, at: Date): Promise<void>;
   /** Deletes at most `limit` finished runs (not `running`) started before `cutoff`, oldest first; returns how many. */
   abstract deleteStartedBefore(cutoff: Date, limit: number): Promise<number>;
 }

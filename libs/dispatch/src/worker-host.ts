@@ -51,6 +51,7 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
           spareCapacity: handler.spareCapacity ? () => handler.spareCapacity!() : undefined,
           maxHandlerFailures: this.settings.maxHandlerFailures,
           giveUp: handler.giveUp ? (work, reason) => handler.giveUp!(work, reason) : undefined,
+          postpone: handler.postpone ? (work, at) => handler.postpone!(work, at) : undefined,
         }),
       );
     }

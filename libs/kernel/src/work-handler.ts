@@ -12,6 +12,8 @@ export abstract class WorkHandler {
   spareCapacity?(): number;
   /** The item's handler threw too often (ConsumeOptions.giveUp): settle what it names for good. */
   giveUp?(work: ReceivedWork, reason: string): Promise<void>;
+  /** The handler threw; the item comes back at `at` (ConsumeOptions.postpone). */
+  postpone?(work: ReceivedWork, at: Date): Promise<void>;
   abstract handle(work: ReceivedWork): Promise<WorkOutcome>;
   /**
    * Shutdown: the worker host has stopped taking items, waited out the grace and released what it

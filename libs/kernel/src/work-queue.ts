@@ -52,6 +52,12 @@ export interface ConsumeOptions {
    */
   maxHandlerFailures?: number;
   giveUp?: (work: ReceivedWork, reason: string) => Promise<void>;
+  /**
+   * The handler threw and the item is offered again at `at` (its failure count kept): the work it
+   * names is due then, not before, so that no sweeper takes it for lost and starts it over with a
+   * fresh count. Best effort: a failure here is logged, the retry stands.
+   */
+  postpone?: (work: ReceivedWork, at: Date) => Promise<void>;
 }
 
 export interface WorkSubscription {

@@ -15,6 +15,7 @@ export interface LeasedRowWorkerOptions {
   /** After this many handler exceptions the row is dead: `giveUp` is told, then the row is removed. */
   maxHandlerFailures?: number;
   giveUp?: (row: ClaimedRow, reason: string) => Promise<void>;
+  postpone?: (row: ClaimedRow, at: Date) => Promise<void>;
   /** While false, nothing is claimed and rows simply wait (the relay while NATS is down). */
   canClaim?: () => boolean;
   /** Rows the handler can start soon (ConsumeOptions.spareCapacity); unlimited when absent. */
@@ -143,10 +144,11 @@ export class LeasedRowWorker {
   }
 
   private afterHandlerFailure(row: ClaimedRow, error: unknown): Promise<WorkOutcome> {
-    const { maxHandlerFailures, giveUp, label } = this.options;
+    const { maxHandlerFailures, giveUp, postpone, label } = this.options;
     return afterHandlerFailure(row, error, {
       maxHandlerFailures,
       giveUp: giveUp && ((reason) => giveUp(row, reason)),
+      postpone: postpone && ((at) => postpone(row, at)),
       retryAt: () => this.options.retryAfterFailure(row, this.clock.nowMs()),
       logger: this.logger,
       where: { queue: label },

@@ -67,6 +67,8 @@ export interface HandlerFailureRules {
   giveUp?: (reason: string) => Promise<void>;
   /** When to offer the item again if it is not given up. */
   retryAt: () => Date;
+  /** Told when the item will be offered again (ConsumeOptions.postpone). */
+  postpone?: (at: Date) => Promise<void>;
   logger: QueueLogger;
   /** Log fields naming the queue (`queue` or `topic`). */
   where: Record<string, string>;
@@ -92,6 +94,11 @@ export async function afterHandlerFailure(item: { id: string; failures: number; 
   }
   const at = rules.retryAt();
   logger.warn({ msg: 'work item handler failed, retrying', ...where, workId: item.id, failures, retryAt: at.toISOString(), reason });
+  try {
+    await rules.postpone?.(at);
+  } catch (postponeError) {
+    logger.warn({ msg: 'work item could not be postponed', ...where, workId: item.id, reason: describeError(postponeError) });
+  }
   return { kind: 'retry', at };
 }
 

@@ -88,6 +88,10 @@ export class InMemoryRunRepository extends RunRepository {
       .slice(0, limit)
       .map(copy);
   }
+  async postpone(id: string, seq: number, at: Date) {
+    const row = this.rows.get(id);
+    if (row && row.seq === seq && row.status === 'running') row.nextAt = new Date(at.getTime());
+  }
   async deleteByWorkflow(accountId: number, workflowId: string) {
     for (const [id, run] of this.rows) if (run.accountId === accountId && run.workflowId === workflowId) this.rows.delete(id);
   }

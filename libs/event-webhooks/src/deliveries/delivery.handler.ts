@@ -97,6 +97,12 @@ export class DeliveryHandler extends WorkHandler {
     this.stopped = true;
   }
 
+  /** Its handler threw: the delivery is due when its item comes back, so the sweeper leaves it to that item. */
+  override async postpone(work: ReceivedWork, at: Date): Promise<void> {
+    const payload = readDeliveryWorkPayload(work.payload);
+    if (payload) await this.deliveries.postpone(payload.deliveryId, payload.seq, at);
+  }
+
   /** Its handler kept throwing (WORK_MAX_HANDLER_FAILURES): the delivery fails, its attempts kept. */
   override async giveUp(work: ReceivedWork): Promise<void> {
     const payload = readDeliveryWorkPayload(work.payload);

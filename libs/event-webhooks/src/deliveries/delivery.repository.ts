@@ -94,6 +94,8 @@ export abstract class DeliveryRepository {
   abstract rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]>;
   /** A waiting delivery whose work keeps failing (not its calls: the handler itself) becomes `failed`, claim released. */
   abstract abandon(id: string): Promise<boolean>;
+  /** A waiting delivery at `seq` whose handler threw is due again at `at` (its queue item comes back then). */
+  abstract postpone(id: string, seq: number, at: Date): Promise<void>;
   /** Waiting deliveries of the webhook to `status`; returns how many. */
   abstract settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number>;
   /**

@@ -111,6 +111,10 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     Object.assign(row, { status: T.abandonedTo, nextAttemptAt: null, claimedUntil: null, claimToken: null, seq: nextSeq(row.seq) });
     return true;
   }
+  async postpone(id: string, seq: number, at: Date) {
+    const row = this.rows.get(id);
+    if (row && row.seq === seq && isWaiting(row.status)) row.nextAttemptAt = new Date(at.getTime());
+  }
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled') {
     const rows = [...this.rows.values()].filter((r) => r.webhookId === webhookId && isWaiting(r.status));
     rows.forEach((r) => Object.assign(r, { status, nextAttemptAt: null }));

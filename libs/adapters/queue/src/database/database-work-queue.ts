@@ -76,6 +76,7 @@ export class DatabaseWorkQueue extends WorkQueue {
         spareCapacity: options.spareCapacity,
         maxHandlerFailures: options.maxHandlerFailures,
         giveUp: options.giveUp && ((row, reason) => options.giveUp!(this.toWork(row), reason)),
+        postpone: options.postpone && ((row, at) => options.postpone!(this.toWork(row), at)),
         label: `work queue ${topic}`,
       },
       this.logger,

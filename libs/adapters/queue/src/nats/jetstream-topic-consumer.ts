@@ -18,6 +18,7 @@ export interface TopicConsumerOptions {
   spareCapacity: () => number;
   maxHandlerFailures?: number;
   giveUp?: (work: ReceivedWork, reason: string) => Promise<void>;
+  postpone?: (work: ReceivedWork, at: Date) => Promise<void>;
 }
 
 /** Messages asked for by one pull request at most: a process takes work in bites others can share. */
@@ -233,10 +234,11 @@ export class JetStreamTopicConsumer {
   }
 
   private afterHandlerFailure(work: ReceivedWork, error: unknown): Promise<WorkOutcome> {
-    const { maxHandlerFailures, giveUp, topic } = this.options;
+    const { maxHandlerFailures, giveUp, postpone, topic } = this.options;
     return afterHandlerFailure(work, error, {
       maxHandlerFailures,
       giveUp: giveUp && ((reason) => giveUp(work, reason)),
+      postpone: postpone && ((at) => postpone(work, at)),
       retryAt: () => failureRetryAt(this.clock.nowMs(), work.deliveryCount, this.options.failureBackoff),
       logger: this.logger,
       where: { topic },

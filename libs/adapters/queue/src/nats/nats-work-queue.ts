@@ -188,6 +188,7 @@ export class NatsWorkQueue extends WorkQueue {
         spareCapacity: options.spareCapacity ?? (() => Infinity),
         maxHandlerFailures: options.maxHandlerFailures,
         giveUp: options.giveUp,
+        postpone: options.postpone,
       },
       this.logger,
     );

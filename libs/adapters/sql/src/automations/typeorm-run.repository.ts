@@ -127,6 +127,10 @@ export class TypeormRunRepository extends RunRepository {
     return rows.map(toRun);
   }
 
+  async postpone(id: string, seq: number, at: Date): Promise<void> {
+    await this.db.exec(`UPDATE automation_runs SET next_at = ? WHERE id = ? AND seq = ? AND status = 'running'`, [at.getTime(), id, seq]);
+  }
+
   async deleteByWorkflow(accountId: number, workflowId: string): Promise<void> {
     await this.db.exec('DELETE FROM automation_runs WHERE workflow_id = ? AND account_id = ?', [workflowId, accountId]);
   }

@@ -207,6 +207,10 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     return affected === 1;
   }
 
+  async postpone(id: string, seq: number, at: Date): Promise<void> {
+    await this.db.exec(`UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND seq = ? AND status IN (${WAITING})`, [at.getTime(), id, seq]);
+  }
+
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number> {
     const { affected } = await this.db.exec(`UPDATE deliveries SET status = ?, next_attempt_at = NULL WHERE webhook_id = ? AND status IN (${WAITING})`, [status, webhookId]);
     return affected;
