@@ -78,6 +78,14 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
   const webhookOf = async (account: TestAccount, id: string) => (await v3(account).get(`/Webhook/${id}`).expect(200)).body;
   const deliveriesOf = async (account: TestAccount, webhookId: string, query = 'limit=100') =>
     (await v3(account).get(`/Webhook/${webhookId}/deliveries?${query}`).expect(200)).body.deliveries as Array<Record<string, any>>;
+  /** The one request the receiver gets (waits for it; fails if there are more). */
+  const onlyRequest = async (r: Receiver) =>
+    (
+      await eventually(() => {
+        expect(r.requests).toHaveLength(1);
+        return r.requests;
+      }, WAIT_MS)
+    )[0];
   /** Verifies the Standard Webhooks headers of a received delivery with `secret` (throws when they do not verify). */
   const verifyStandard = (request: ReceivedRequest, secret: string) =>
     new StandardWebhook(secret).verify(request.body, {
@@ -263,10 +271,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     const data = { ...delivered(), email: 'zoë@example.org' };
 
     const eventId = await publish(account.id, 'email.delivered', { ...data, email: 'zoe@example.org' }, { created: 1732238400 });
-    const [request] = await eventually(() => {
-      expect(r.requests).toHaveLength(1);
-      return r.requests;
-    }, WAIT_MS);
+    const request = await onlyRequest(r);
 
     const expected = JSON.stringify({
       id: eventId,
@@ -601,10 +606,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     const { id } = await createWebhook(account, `${r.url}/in`);
     const rotations = await Promise.all([1, 2].map(() => v3(account).post(`/Webhook/${id}/rotate-secret`).expect(200)));
     await publish(account.id, 'email.delivered', delivered());
-    const [request] = await eventually(() => {
-      expect(r.requests).toHaveLength(1);
-      return r.requests;
-    }, WAIT_MS);
+    const request = await onlyRequest(r);
     const header = request.headers['x-service-signature'] as string;
     for (const rotation of rotations) expect(() => Stripe.webhooks.constructEvent(request.rawBody, header, rotation.body.secret)).not.toThrow();
   });
@@ -617,10 +619,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     const b = (await v3(account).post(`/Webhook/${id}/rotate-secret`).expect(200)).body.secret as string;
     const c = (await v3(account).post(`/Webhook/${id}/rotate-secret`).expect(200)).body.secret as string;
     await publish(account.id, 'email.delivered', delivered());
-    const [request] = await eventually(() => {
-      expect(r.requests).toHaveLength(1);
-      return r.requests;
-    }, WAIT_MS);
+    const request = await onlyRequest(r);
     const header = request.headers['x-service-signature'] as string;
     const { timestamp, signatures } = parseSignatureHeader(header);
     expect(signatures).toHaveLength(3);
@@ -638,10 +637,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     const fresh = rotated.body.secret as string;
 
     await publish(account.id, 'email.delivered', delivered());
-    const [request] = await eventually(() => {
-      expect(r.requests).toHaveLength(1);
-      return r.requests;
-    }, WAIT_MS);
+    const request = await onlyRequest(r);
     const header = request.headers['x-service-signature'] as string;
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     const [newest, oldest] = parseSignatureHeader(header).signatures;

@@ -5,6 +5,7 @@ import { AdminAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
 import { accountPageView, accountView, apiKeyListView } from './admin-accounts.presenter';
 import { AccountPageView, AccountView, ApiKeyListView, CreateAccountDto, CreatedAccountView, CreatedApiKeyView, ListAccountsQuery } from './admin.dto';
+import { pageQueryOf } from '../http/page-query';
 
 /** The path's account id, parsed by the one rule of libs/accounts. */
 const accountIdPipe: PipeTransform<string, number> = { transform: parseAccountId };
@@ -28,7 +29,7 @@ export class AdminAccountsController {
   @ApiOkResponse({ type: AccountPageView })
   @ApiErrors(['invalid_parameter', 'limit out of range, or a cursor this list did not return'])
   async list(@Query() query: ListAccountsQuery): Promise<AccountPageView> {
-    return accountPageView(await this.accounts.listAccounts({ limit: query.limit === undefined ? undefined : Number(query.limit), cursor: query.cursor }));
+    return accountPageView(await this.accounts.listAccounts(pageQueryOf(query)));
   }
 
   @Get(':id')

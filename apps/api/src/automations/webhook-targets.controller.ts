@@ -6,6 +6,7 @@ import { CurrentAccount } from '../http/guards';
 import { ApiKeyAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
 import { ListPageQuery, WebhookTargetBody, WebhookTargetListView, WebhookTargetView } from './automations.dto';
+import { pageQueryOf } from '../http/page-query';
 
 @ApiTags('automations')
 @ApiKeyAuth()
@@ -26,7 +27,7 @@ export class WebhookTargetsController {
   @ApiOkResponse({ type: WebhookTargetListView })
   @ApiErrors(['invalid_parameter', 'a limit outside 1 to 100 or a cursor not from this list'])
   async list(@CurrentAccount() account: Account, @Query() query: ListPageQuery): Promise<WebhookTargetListView> {
-    const page = await this.targets.list(account.id, { limit: query.limit === undefined ? undefined : Number(query.limit), cursor: query.cursor });
+    const page = await this.targets.list(account.id, pageQueryOf(query));
     return { targets: page.items, nextCursor: page.nextCursor };
   }
 

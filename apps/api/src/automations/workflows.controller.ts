@@ -6,6 +6,7 @@ import { CurrentAccount } from '../http/guards';
 import { ApiKeyAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
 import { ActivatedWorkflowView, ListPageQuery, RunListView, RunsQuery, WorkflowBodyDoc, WorkflowListView, WorkflowView } from './automations.dto';
+import { pageQueryOf } from '../http/page-query';
 
 /**
  * The workflow body is typed `WorkflowInput` (unknown) so that the validation pipe leaves it as
@@ -34,7 +35,7 @@ export class WorkflowsController {
   @ApiOkResponse({ type: WorkflowListView })
   @ApiErrors(['invalid_parameter', 'a limit outside 1 to 100 or a cursor not from this list'])
   async list(@CurrentAccount() account: Account, @Query() query: ListPageQuery): Promise<WorkflowListView> {
-    const page = await this.workflows.list(account.id, { limit: query.limit === undefined ? undefined : Number(query.limit), cursor: query.cursor });
+    const page = await this.workflows.list(account.id, pageQueryOf(query));
     return { workflows: page.items, nextCursor: page.nextCursor };
   }
 
@@ -87,6 +88,6 @@ export class WorkflowsController {
   @ApiOkResponse({ type: RunListView })
   @ApiErrors(['invalid_parameter', 'a limit outside 1 to 100'], 'not_found')
   async runs(@CurrentAccount() account: Account, @Param('id') id: string, @Query() query: RunsQuery): Promise<RunListView> {
-    return this.workflows.listRuns(account.id, id, { limit: query.limit === undefined ? undefined : Number(query.limit), cursor: query.cursor });
+    return this.workflows.listRuns(account.id, id, pageQueryOf(query));
   }
 }
