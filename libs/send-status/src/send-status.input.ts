@@ -1,4 +1,4 @@
-import { isOnCalendar } from '../../kernel/src';
+import { isOnCalendar, isTooFarAhead, tooFarAheadMessage } from '../../kernel/src';
 import { invalidSendParameter } from './send-status.errors';
 import { BOUNCE_TYPES, BounceType, isBounceType, isReportableStatus, isSendChannel, REPORTABLE_STATUSES, ReportableStatus, SEND_CHANNELS, SendChannel } from './send-status';
 
@@ -62,7 +62,14 @@ export function parseTimestamp(field: string, value: unknown): Date | null {
   return new Date(ms);
 }
 
-export function validateCreateSend(input: CreateSendInput): ValidCreateSend {
+/** A time the producer says something happened: a timestamp, not ahead of `nowMs` by more than clocks drift. */
+function parseProducerTime(field: string, value: unknown, nowMs: number): Date | null {
+  const time = parseTimestamp(field, value);
+  if (time && isTooFarAhead(time.getTime(), nowMs)) throw invalidSendParameter(tooFarAheadMessage(field));
+  return time;
+}
+
+export function validateCreateSend(input: CreateSendInput, nowMs: number): ValidCreateSend {
   if (!Number.isSafeInteger(input.accountId) || input.accountId < 1) throw invalidSendParameter('accountId must be a positive integer');
   if (!isSendChannel(input.channel)) {
     throw invalidSendParameter(`channel must be one of ${SEND_CHANNELS.join(', ')} (campaigns have no send status)`);
@@ -75,11 +82,12 @@ export function validateCreateSend(input: CreateSendInput): ValidCreateSend {
     email: input.email,
     channel: input.channel,
     scheduledAt: parseTimestamp('scheduledAt', input.scheduledAt),
-    createdAt: parseTimestamp('createdAt', input.createdAt),
+    createdAt: parseProducerTime('createdAt', input.createdAt, nowMs),
   };
 }
 
-export function validateReport(input: SendReportInput, field = ''): ValidSendReport {
+/** `nowMs` bounds `at`: a report may come late, never from further ahead than clocks drift. */
+export function validateReport(input: SendReportInput, nowMs: number, field = ''): ValidSendReport {
   const name = (key: string) => `${field}${key}`;
   if (!isReportableStatus(input.status)) throw invalidSendParameter(`${name('status')} must be one of ${REPORTABLE_STATUSES.join(', ')}`);
   const diagCode = input.diagCode ?? null;
@@ -93,18 +101,18 @@ export function validateReport(input: SendReportInput, field = ''): ValidSendRep
   }
   if (input.status === 'bounced' && bounceType === null) throw invalidSendParameter(`${name('bounceType')} is required with status bounced (hard or soft)`);
   if (input.status !== 'bounced' && bounceType !== null) throw invalidSendParameter(`${name('bounceType')} is only accepted with status bounced`);
-  return { status: input.status, diagCode, bounceType, at: parseTimestamp(name('at'), input.at) };
+  return { status: input.status, diagCode, bounceType, at: parseProducerTime(name('at'), input.at, nowMs) };
 }
 
 const REPORT_ITEM_KEYS = new Set(['id', 'status', 'diagCode', 'bounceType', 'at']);
 
 /** One item of a batch: `{id, status, diagCode?, bounceType?, at?}`, nothing else. */
-export function validateReportItem(item: unknown, index: number): { id: string; report: ValidSendReport } {
+export function validateReportItem(item: unknown, index: number, nowMs: number): { id: string; report: ValidSendReport } {
   const field = `events[${index}].`;
   if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalidSendParameter(`events[${index}] must be an object`);
   const record = item as Record<string, unknown>;
   const unknown = Object.keys(record).find((key) => !REPORT_ITEM_KEYS.has(key));
   if (unknown !== undefined) throw invalidSendParameter(`${field}${unknown.slice(0, 64)} is not an accepted field`);
   if (typeof record.id !== 'string' || record.id.length === 0) throw invalidSendParameter(`${field}id must be a send id (msg_...)`);
-  return { id: record.id, report: validateReport(record as unknown as SendReportInput, field) };
+  return { id: record.id, report: validateReport(record as unknown as SendReportInput, nowMs, field) };
 }

@@ -101,6 +101,15 @@ describe(SendStatusService.name, () => {
   });
 
   describe('report', () => {
+    it('takes an at up to 5 minutes ahead of its clock (drift), and refuses one further ahead, alone and in a batch', async () => {
+      const { id } = await newSend();
+      await expect(sut.report(id, { status: 'sent', at: '2024-11-22T10:05:00Z' })).resolves.toMatchObject({ accepted: true });
+      const ahead = "at must not be in the future (more than 5 minutes ahead of the server's clock)";
+      await expect(sut.report(id, { status: 'sent', at: '2024-11-22T10:05:01Z' })).rejects.toMatchObject({ code: 'invalid_parameter', message: ahead });
+      const [result] = await sut.reportBatch([{ id, status: 'deferred', diagCode: '451', at: '2099-01-01T00:00:00Z' }]);
+      expect(result).toEqual({ id, error: { code: 'invalid_parameter', message: `events[0].${ahead}` } });
+    });
+
     it.each(['queued', 'sent', 'deferred'] as const)('moves a scheduled send to %s', async (next) => {
       const { id } = await newSend({ scheduledAt: '2024-11-23T08:00:00Z' });
       expect(await sut.report(id, { status: next })).toEqual({ id, accepted: true, status: next });
@@ -163,6 +172,7 @@ describe(SendStatusService.name, () => {
 
     it('keeps a late report in the history without moving the status back', async () => {
       const { id } = await newSend();
+      clock.advance(10 * 60_000);
       await sut.report(id, { status: 'delivered', diagCode: '250 OK', at: '2024-11-22T10:05:00Z' });
       expect(await sut.report(id, { status: 'sent', at: '2024-11-22T10:00:01Z' })).toEqual({ id, accepted: true, status: 'delivered' });
       expect(await sut.report(id, { status: 'bounced', bounceType: 'soft', at: '2024-11-22T10:06:00Z' })).toMatchObject({ status: 'delivered' });
@@ -175,6 +185,7 @@ describe(SendStatusService.name, () => {
 
     it('stores the same report once, and records every distinct deferral', async () => {
       const { id } = await newSend();
+      clock.advance(30 * 60_000);
       const deferral = { status: 'deferred', diagCode: '451 4.7.1 try later', at: '2024-11-22T10:01:00Z' };
       await sut.report(id, deferral);
       await sut.report(id, deferral);

@@ -20,7 +20,6 @@ import { SendKey, SendRepository } from './send.repository';
 /** At most this many reports in one batch call. */
 export const REPORT_BATCH_MAX = 1000;
 /** A backfilled `createdAt` may be this far ahead of the server clock (clock skew), not more. */
-const CREATED_AT_MAX_SKEW_MS = 5 * 60_000;
 /** Status lookups answered by one statement at most. */
 const MAX_LOOKUPS_PER_STATEMENT = 128;
 
@@ -80,11 +79,8 @@ export class SendStatusService {
    * send (no `createdAt`) emits `email.processed`; a backfill does not.
    */
   async createSend(input: CreateSendInput): Promise<CreatedSend> {
-    const valid = validateCreateSend(input);
     const now = this.clock.now();
-    if (valid.createdAt && valid.createdAt.getTime() > now.getTime() + CREATED_AT_MAX_SKEW_MS) {
-      throw invalidSendParameter('createdAt must not be in the future');
-    }
+    const valid = validateCreateSend(input, now.getTime());
     if (!(await this.accounts.findById(valid.accountId))) throw accountNotFound(valid.accountId);
     const createdAt = valid.createdAt ?? now;
     const status = valid.scheduledAt && valid.scheduledAt.getTime() > now.getTime() ? 'scheduled' : 'queued';
@@ -111,7 +107,7 @@ export class SendStatusService {
 
   /** One report; an unknown send is `not_found`. */
   async report(id: string, input: SendReportInput): Promise<AcceptedReport> {
-    const [result] = await this.apply([{ id, report: validateReport(input) }]);
+    const [result] = await this.apply([{ id, report: validateReport(input, this.clock.nowMs()) }]);
     if ('error' in result) throw new DomainError(result.error.code, result.error.message);
     return result;
   }
@@ -126,9 +122,10 @@ export class SendStatusService {
     if (items.length > REPORT_BATCH_MAX) throw reportBatchTooLarge(REPORT_BATCH_MAX);
     const results: ReportResult[] = new Array(items.length);
     const valid: Array<{ index: number; id: string; report: ValidSendReport }> = [];
+    const nowMs = this.clock.nowMs();
     items.forEach((item, index) => {
       try {
-        valid.push({ index, ...validateReportItem(item, index) });
+        valid.push({ index, ...validateReportItem(item, index, nowMs) });
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const id = (item as { id?: unknown } | null)?.id;

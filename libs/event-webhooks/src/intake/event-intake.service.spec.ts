@@ -114,6 +114,15 @@ describe(EventIntakeService.name, () => {
     await expect(sut.publish([event(overrides)])).rejects.toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining(message) });
   });
 
+  it('takes a created up to 5 minutes ahead of its clock (drift), and refuses one further ahead', async () => {
+    const now = Math.floor(h.clock.nowMs() / 1000);
+    await expect(sut.publish([event({ created: now + 300 })])).resolves.toHaveLength(1);
+    await expect(sut.publish([event(), event({ created: now + 301 })])).rejects.toMatchObject({
+      code: 'invalid_parameter',
+      message: "events[1].created must not be in the future (more than 5 minutes ahead of the server's clock)",
+    });
+  });
+
   it('answers not_found for an unknown account', async () => {
     await expect(sut.publish([event({ accountId: 999 })])).rejects.toMatchObject({ code: 'not_found' });
   });

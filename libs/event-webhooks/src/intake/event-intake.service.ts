@@ -49,7 +49,8 @@ export class EventIntakeService extends EventPublisher {
       throw webhookLimitExceeded(`a batch holds at most ${MAX_EVENTS_PER_BATCH} events, got ${events.length}`);
     }
     if (events.length === 0) return [];
-    const checked = events.map((event, index) => checkNewEvent(event, this.catalog, events.length > 1 ? `events[${index}].` : ''));
+    const nowMs = this.clock.nowMs();
+    const checked = events.map((event, index) => checkNewEvent(event, this.catalog, nowMs, events.length > 1 ? `events[${index}].` : ''));
     if (this.uow.inTransaction()) return (await this.publishTogether([checked]))[0];
     return this.groups.submit(checked);
   }

@@ -1,4 +1,4 @@
-import type { NewEvent } from '../../../kernel/src';
+import { isTooFarAhead, tooFarAheadMessage, type NewEvent } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { invalidWebhookParameter } from '../event-webhooks.errors';
 
@@ -11,10 +11,10 @@ const FIELDS = new Set(['accountId', 'type', 'data', 'id', 'created']);
 
 /**
  * The intake's check of one event, whoever sends it (the /internal routes, the send-status
- * module): shape, known type, `data` valid against the type's schema. `where` prefixes messages
- * (`events[3].`) in a batch.
+ * module): shape, known type, `data` valid against the type's schema, `created` not ahead of `nowMs`
+ * by more than clocks drift. `where` prefixes messages (`events[3].`) in a batch.
  */
-export function checkNewEvent(raw: unknown, catalog: EventCatalog, where = ''): NewEvent {
+export function checkNewEvent(raw: unknown, catalog: EventCatalog, nowMs: number, where = ''): NewEvent {
   if (!isPlainObject(raw)) throw invalidWebhookParameter(`${where ? where.slice(0, -1) : 'the event'} must be a JSON object`);
   for (const key of Object.keys(raw)) {
     if (!FIELDS.has(key)) throw invalidWebhookParameter(`${where}${key} is not an accepted field`);
@@ -34,6 +34,9 @@ export function checkNewEvent(raw: unknown, catalog: EventCatalog, where = ''): 
   }
   if (created !== undefined && (typeof created !== 'number' || !Number.isSafeInteger(created) || created < 0 || created > MAX_UNIX_SECONDS)) {
     throw invalidWebhookParameter(`${where}created must be Unix time in seconds`);
+  }
+  if (created !== undefined && isTooFarAhead(created * 1000, nowMs)) {
+    throw invalidWebhookParameter(tooFarAheadMessage(`${where}created`));
   }
   return { accountId, type, data, ...(id === undefined ? {} : { id }), ...(created === undefined ? {} : { created }) };
 }
