@@ -95,6 +95,16 @@ describe('operator CLI (sqlite)', () => {
     }
   });
 
+  it('answers a database it cannot reach as unavailable, naming the setting but never the password', async () => {
+    const result = await cli({ STORAGE: 'mysql', DATABASE_URL: 'mysql://ops:hunter2-secret@127.0.0.1:1/nowhere' }, 'account', 'list');
+    expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(JSON.parse(result.stderr.trim().split('\n').pop()!)).toEqual({
+      code: 'unavailable',
+      message: expect.stringContaining('DATABASE_URL: cannot connect to the MySQL database 127.0.0.1:1/nowhere: '),
+    });
+    expect(result.stderr).not.toContain('hunter2');
+  });
+
   it('runs every retention purge with purge, as POST /admin/maintenance/purge does', async () => {
     expect(json(await cli(env, 'purge'))).toEqual({ sendStatus: 0, events: 0, runs: 0 });
   });

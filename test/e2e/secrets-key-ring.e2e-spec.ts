@@ -140,6 +140,12 @@ describe.each(PROFILES)('SECRETS_KEY key ring (%s)', (profile: Profile) => {
     await stop();
 
     // The self-kept key is gone: a ring without KEY_1 opens nothing, and the server will not start.
+    const wrongKey = await cli(env(KEY_2), 'secrets', 'reseal');
+    expect(wrongKey.code).toBe(1);
+    expect(JSON.parse(wrongKey.stderr.replace(/^note: .*\n/m, ''))).toEqual({
+      code: 'invalid_parameter',
+      message: expect.stringContaining('SECRETS_KEY: 1 stored secret(s) open with none of the keys'),
+    });
     const refused = startProcess('apps/api/src/main.js', env(KEY_2));
     expect((await refused.exited).code).toBe(1);
     expect(refused.output()).toMatch(/start-up failed: SECRETS_KEY: 1 stored secret\(s\) open with none of the keys/);

@@ -1,3 +1,4 @@
+import { DomainError } from './errors';
 import { SecretBox } from './secret-box';
 
 /** One sealed value where storage keeps it. */
@@ -43,7 +44,9 @@ export class StoredSecrets {
    */
   async reseal(): Promise<number> {
     const unopenable = await this.countUnopenable();
-    if (unopenable > 0) throw new Error(`SECRETS_KEY: ${unopenable} stored secret(s) open with none of the keys; nothing was resealed`);
+    if (unopenable > 0) {
+      throw new DomainError('invalid_parameter', `SECRETS_KEY: ${unopenable} stored secret(s) open with none of the keys; nothing was resealed`);
+    }
     let resealed = 0;
     for await (const secret of this.all()) {
       if (this.box.sealedWithFirstKey(secret.sealed)) continue;

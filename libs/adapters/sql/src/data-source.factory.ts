@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../../../../config/load-config';
+import { DomainError } from '../../../kernel/src';
 import { ALL_MIGRATIONS } from './migrations';
 import { mysqlQueryFormat } from './mysql-query-format';
 import { TypeormDatabase } from './typeorm-database';
@@ -19,17 +20,17 @@ export async function openDatabase(storage: AppConfig['storage']): Promise<Typeo
 }
 
 /**
- * A database that cannot be opened names its setting in the error: SQLITE_PATH and the file, or
- * DATABASE_URL and the server and database (never the password).
+ * A database that cannot be opened is `unavailable` and names its setting in the error: SQLITE_PATH
+ * and the file, or DATABASE_URL and the server and database (never the password).
  */
 async function namingTheSetting<T>(storage: AppConfig['storage'], open: () => Promise<T>): Promise<T> {
   try {
     return await open();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    if (storage.kind === 'sqlite') throw new Error(`SQLITE_PATH: cannot open the SQLite database ${resolve(storage.sqlitePath)}: ${reason}`);
+    if (storage.kind === 'sqlite') throw new DomainError('unavailable', `SQLITE_PATH: cannot open the SQLite database ${resolve(storage.sqlitePath)}: ${reason}`);
     const url = new URL(storage.databaseUrl!);
-    throw new Error(`DATABASE_URL: cannot connect to the MySQL database ${url.host}${url.pathname}: ${reason}`);
+    throw new DomainError('unavailable', `DATABASE_URL: cannot connect to the MySQL database ${url.host}${url.pathname}: ${reason}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SecretBox, StoredSecrets } from '../../../kernel/src';
+import { DomainError, SecretBox, StoredSecrets } from '../../../kernel/src';
 import { loadInstallationKey, loadOrCreateInstallationKey } from './installation-key';
 import { TypeormDatabase } from './typeorm-database';
 import { TypeormSealedSecretStore } from './typeorm-sealed-secret.store';
@@ -20,7 +20,8 @@ export async function openSecretBox(db: TypeormDatabase, configuredKeys: readonl
   const box = new SecretBox(keys.length > 0 ? keys : [randomBytes(32)]);
   const unopenable = await storedSecrets(db, box).countUnopenable();
   if (unopenable > 0) {
-    throw new Error(
+    throw new DomainError(
+      'invalid_parameter',
       `SECRETS_KEY: ${unopenable} stored secret(s) open with none of the keys (SECRETS_KEY${own ? ' and the self-kept key' : ''}); ` +
         'put the key that sealed them back in SECRETS_KEY (keys are comma-separated, newest first)',
     );
