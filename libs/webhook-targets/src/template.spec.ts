@@ -183,9 +183,17 @@ describe(validateTemplate.name, () => {
 
   it('bounds size, depth and placeholder count', () => {
     expect(validateTemplate({ s: 'x'.repeat(TEMPLATE_LIMITS.maxJsonLength) })).toContain('at most');
-    let deep: unknown = 1;
-    for (let i = 0; i <= TEMPLATE_LIMITS.maxDepth; i++) deep = [deep];
-    expect(validateTemplate(deep)).toContain('nested more than');
+    const nested = (levels: number, inner: unknown) => {
+      let value = inner;
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    // every array or object is a level, whether or not it holds a value
+    expect(validateTemplate(nested(TEMPLATE_LIMITS.maxDepth, 1))).toBeNull();
+    expect(validateTemplate(nested(TEMPLATE_LIMITS.maxDepth - 1, []))).toBeNull();
+    expect(validateTemplate(nested(TEMPLATE_LIMITS.maxDepth + 1, 1))).toContain('nested more than');
+    expect(validateTemplate(nested(TEMPLATE_LIMITS.maxDepth, []))).toContain('nested more than');
+    expect(validateTemplate(nested(TEMPLATE_LIMITS.maxDepth, {}))).toContain('nested more than');
     const many = Array.from({ length: TEMPLATE_LIMITS.maxPlaceholders + 1 }, () => '{{ run.id }}');
     expect(validateTemplate(many)).toContain('placeholders');
   });

@@ -98,7 +98,7 @@ function spend(budget: Budget, characters: number): void {
 }
 
 function renderValue(node: unknown, context: TemplateContext, at: string, depth: number, budget: Budget): unknown {
-  if (depth > TEMPLATE_LIMITS.maxDepth) throw new TemplateError(`${at} is nested more than ${TEMPLATE_LIMITS.maxDepth} levels deep`);
+  checkNesting(node, at, depth);
   if (typeof node === 'string') return renderString(node, context, at, budget);
   if (Array.isArray(node)) return node.map((item, i) => renderValue(item, context, `${at}[${i}]`, depth + 1, budget));
   if (typeof node === 'object' && node !== null) {
@@ -163,8 +163,15 @@ function checkVariable(expression: string, at: string): PathSegment[] {
   return parsed.segments;
 }
 
+/** Each array or object is one level, empty or not (the template's root is level 1, at depth 0). */
+function checkNesting(node: unknown, at: string, depth: number): void {
+  if (depth >= TEMPLATE_LIMITS.maxDepth && typeof node === 'object' && node !== null) {
+    throw new TemplateError(`${at} is nested more than ${TEMPLATE_LIMITS.maxDepth} levels deep`);
+  }
+}
+
 function walk(node: unknown, at: string, depth: number, onString: (text: string, at: string) => void): void {
-  if (depth > TEMPLATE_LIMITS.maxDepth) throw new TemplateError(`${at} is nested more than ${TEMPLATE_LIMITS.maxDepth} levels deep`);
+  checkNesting(node, at, depth);
   if (typeof node === 'string') {
     onString(node, at);
   } else if (Array.isArray(node)) {
