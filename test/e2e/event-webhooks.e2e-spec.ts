@@ -391,6 +391,14 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     expect([tooMany.status, tooMany.body.code]).toEqual([400, 'limit_exceeded']);
     const invalid = await internal('/events/batch', { events: [{ accountId: account.id, type: 'email.delivered', data: delivered() }, { accountId: account.id, type: 'email.delivered', data: { email: 'x@example.com' } }] });
     expect([invalid.status, invalid.body.code, invalid.body.message]).toEqual([400, 'invalid_parameter', expect.stringContaining('events[1].data')]);
+    // 1e400 parses as Infinity, which would be stored as null
+    const overflow = await sut
+      .http()
+      .post('/internal/events')
+      .set('authorization', `Bearer ${sut.tokens.internal}`)
+      .set('content-type', 'application/json')
+      .send(`{"accountId":${account.id},"type":"email.delivered","data":${JSON.stringify(delivered()).slice(0, -1)},"diagCode":-1e400}}`);
+    expect([overflow.status, overflow.body]).toEqual([400, { code: 'invalid_parameter', message: 'the request body holds a number too large for a double (beyond ±1.8e308)' }]);
     const unknownType = await internal('/events', { accountId: account.id, type: 'email.nope', data: {} });
     expect([unknownType.status, unknownType.body.code]).toEqual([400, 'invalid_parameter']);
     const unknownAccount = await internal('/events', { accountId: 99_999_999, type: 'email.delivered', data: delivered() });

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../../../config/load-config';
 import { PinoNestLogger, redactUrl } from '../../../libs/adapters/logging/logger';
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
-import { DomainError, exceedsDepth, MAX_JSON_DEPTH, requestIdFrom, tooDeepMessage } from '../../../libs/kernel/src';
+import { DomainError, jsonBodyProblem, requestIdFrom } from '../../../libs/kernel/src';
 import { ApiModule } from './api.module';
 import { ContractExceptionFilter } from './http/contract-exception.filter';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
@@ -68,11 +68,11 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
     void reply.header('x-request-id', request.id);
     done();
   });
-  // Every parsed JSON body, also one a route ignores, is at most MAX_JSON_DEPTH deep (CONTRACT §9.6);
-  // /hooks keeps its body as text and checks it itself.
+  // Every parsed JSON body, also one a route ignores, is at most MAX_JSON_DEPTH deep (CONTRACT §9.6)
+  // and holds only finite numbers; /hooks keeps its body as text and checks it itself.
   fastify.addHook('preHandler', (request, _reply, done) => {
-    const tooDeep = typeof request.body === 'object' && request.body !== null && exceedsDepth(request.body, MAX_JSON_DEPTH);
-    done(tooDeep ? new DomainError('invalid_parameter', tooDeepMessage('the request body')) : undefined);
+    const problem = typeof request.body === 'object' && request.body !== null ? jsonBodyProblem(request.body) : null;
+    done(problem === null ? undefined : new DomainError('invalid_parameter', problem));
   });
   // The access line holds no secret (its url goes through redactUrl), so it skips the logger's
   // redaction of wildcard paths, which cost as much as writing the rest of the line.

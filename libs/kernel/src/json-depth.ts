@@ -20,3 +20,21 @@ export function exceedsDepth(value: unknown, limit: number = MAX_JSON_DEPTH): bo
 export function tooDeepMessage(what: string): string {
   return `${what} nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`;
 }
+
+/**
+ * What makes a parsed request body unfit to keep, or null: nesting past MAX_JSON_DEPTH, or a
+ * number past what a double holds (`1e400` parses as Infinity, which JSON.stringify would store as
+ * null). One walk without recursion, over every object of the body.
+ */
+export function jsonBodyProblem(body: object): string | null {
+  const stack: Array<[object, number]> = [[body, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > MAX_JSON_DEPTH) return tooDeepMessage('the request body');
+    for (const child of Object.values(current)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+      else if (typeof child === 'number' && !Number.isFinite(child)) return 'the request body holds a number too large for a double (beyond ±1.8e308)';
+    }
+  }
+  return null;
+}
