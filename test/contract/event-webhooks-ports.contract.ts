@@ -84,6 +84,18 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect(await p().webhooks.findById(w.id)).toMatchObject({ state: 'enabled', disabledAt: null, disabledReason: null, consecutiveFailures: 0, updatedAt: at(3) });
       });
 
+      it("leaves a disabled webhook's counter as it was: attempts still in flight when it was disabled do not move it", async () => {
+        if (skip()) return;
+        const w = await setUp();
+        await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: w.id, failures: 10, reset: false }]));
+        await p().webhooks.disable(w.id, at(1), 'consecutive_failures');
+        for (const tally of [{ failures: 0, reset: true }, { failures: 2, reset: false }, { failures: 1, reset: true }]) {
+          const counts = await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: w.id, ...tally }]));
+          expect(counts.get(w.id)).toEqual({ consecutiveFailures: 10, state: 'disabled' });
+        }
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ state: 'disabled', disabledReason: 'consecutive_failures', consecutiveFailures: 10 });
+      });
+
       it('adds failures to the counter, restarts it after a success, and reports every webhook still there', async () => {
         if (skip()) return;
         const a = await setUp();

@@ -54,7 +54,7 @@ export class InMemoryWebhookRepository extends WebhookRepository {
     for (const { webhookId, failures, reset } of tallies) {
       const row = this.rows.get(webhookId);
       if (!row) continue;
-      row.consecutiveFailures = reset ? failures : row.consecutiveFailures + failures;
+      if (row.state === 'enabled') row.consecutiveFailures = reset ? failures : row.consecutiveFailures + failures;
       counts.set(webhookId, { consecutiveFailures: row.consecutiveFailures, state: row.state });
     }
     return counts;

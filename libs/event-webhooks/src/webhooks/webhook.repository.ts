@@ -59,7 +59,8 @@ export abstract class WebhookRepository {
    * success came before the `failures`, so the counter restarts from them). Returns the counter and
    * state of every webhook of the tallies, read in the same transaction, also of one whose batch
    * ended in a success (its failures before it are retried like any other); only a webhook gone is
-   * absent (its failed attempts are cancelled).
+   * absent (its failed attempts are cancelled). A disabled webhook's counter stays as it was when it
+   * was disabled (calls still in flight then do not move it); enabling restarts it.
    */
   abstract tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>>;
   /** Webhooks disabled now, over every account. */

@@ -151,16 +151,19 @@ export class TypeormWebhookRepository extends WebhookRepository {
       // Mostly the counter is 0 already: a plain read finds the few to reset, so batches of successes
       // do not queue behind each other on the webhook row's lock.
       const read = await this.failureCounts(succeeded);
-      const restarted = [...read].filter(([, count]) => count.consecutiveFailures !== 0).map(([id]) => id);
+      const restarted = [...read].filter(([, count]) => count.consecutiveFailures !== 0 && count.state === 'enabled').map(([id]) => id);
       if (restarted.length > 0) {
-        await this.db.exec(`UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0`, restarted);
+        await this.db.exec(
+          `UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0 AND state = 'enabled'`,
+          restarted,
+        );
       }
-      for (const [id, { state }] of read) counts.set(id, { consecutiveFailures: 0, state });
+      for (const [id, count] of read) counts.set(id, count.state === 'enabled' ? { consecutiveFailures: 0, state: count.state } : count);
     }
     const failing = tallies.filter((t) => t.failures > 0);
     for (const t of failing) {
       const counter = t.reset ? '?' : 'consecutive_failures + ?';
-      await this.db.exec(`UPDATE webhooks SET consecutive_failures = ${counter} WHERE id = ?`, [t.failures, t.webhookId]);
+      await this.db.exec(`UPDATE webhooks SET consecutive_failures = ${counter} WHERE id = ? AND state = 'enabled'`, [t.failures, t.webhookId]);
     }
     if (failing.length === 0) return counts;
     for (const [id, count] of await this.failureCounts(failing.map((t) => t.webhookId))) counts.set(id, count);
