@@ -509,6 +509,55 @@ const enabled = runsHere && browserAvailable();
   );
 
   it(
+    "keeps the older deliveries a user loaded through live refresh, shows a v2 webhook's envelope as its receiver got it, and clears a description",
+    async () => {
+      await page.goto(`${origin}/app`);
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      const v2 = await sut
+        .http()
+        .post('/v2/webhooks')
+        .set('api-key', account.apiKey)
+        .send({ url: `${hooks.url}/v2-family`, events: ['email.delivered'], description: 'to be cleared' })
+        .expect(201);
+      // more than the 100 a live refresh reads again
+      const batch = await internal('/events/batch', { events: Array.from({ length: 125 }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: delivered(9000 + i) })) }).expect(202);
+      const newest = batch.body.ids[124] as string;
+      await eventually(() => expect(hooks.requestsTo('/v2-family')).toHaveLength(125), WAIT_MS);
+      await page.goto(`${origin}/app/webhooks/${v2.body.id}`);
+      await deliveryRows().nth(19).waitFor();
+
+      const older = page.getByRole('button', { name: 'Load older deliveries' });
+      for (let shown = 20; shown < 125; shown += 20) {
+        await older.click();
+        await deliveryRows().nth(Math.min(shown + 20, 125) - 1).waitFor();
+      }
+      expect(await older.count()).toBe(0);
+      // two live refreshes (every 4 s) later, all 125 are still there
+      await page.waitForTimeout(8_500);
+      expect(await deliveryRows().count()).toBe(125);
+      const latest = await publish(9200);
+      await deliveryRow(latest).waitFor({ timeout: WAIT_MS });
+      expect(await deliveryRows().count()).toBe(126);
+
+      const panel = await openDelivery(newest);
+      const shown = await panel.getByLabel('Envelope as sent').innerText();
+      const received = hooks.requestsTo('/v2-family').find((r) => r.body.includes(newest))!.body;
+      expect(JSON.parse(shown)).toEqual(JSON.parse(received));
+      expect(JSON.parse(shown).apiVersion).toBe('v2');
+
+      await page.getByRole('button', { name: 'Edit URL and events' }).click();
+      // the form takes the focus its button had
+      expect(await page.evaluate('document.activeElement?.getAttribute("type")')).toBe('url');
+      const form = page.getByRole('form', { name: 'Edit webhook' });
+      await form.getByLabel('Description (optional)').fill('');
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await eventually(async () => expect((await apiGet(`/Webhook/${v2.body.id}`)).description).toBeNull(), WAIT_MS);
+      await sut.http().delete(`/v3/Webhook/${v2.body.id}`).set('api-key', account.apiKey).expect(204);
+    },
+    STEP_TIMEOUT_MS,
+  );
+
+  it(
     'reads on a narrow screen without sideways scrolling',
     async () => {
       await page.setViewportSize({ width: 390, height: 844 });

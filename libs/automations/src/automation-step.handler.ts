@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock, isCurrentWork, nextRetryAt, nextSeq, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
-import { parseExactJson, renderTemplate, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
+import { parseExactJson, renderStepBody, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
-import { AutomationsSettings, RENDERED_BODY_LIMIT_BYTES } from './automations.settings';
+import { AutomationsSettings } from './automations.settings';
 import { beginDelay, completeStep, failStep, Run } from './run';
 import { AUTOMATION_STEP_TOPIC, runStepItem } from './run-step-work';
 import { DelayStep, SendWebhookStep } from './workflow';
@@ -115,13 +115,12 @@ export class AutomationStepHandler extends WorkHandler {
   /** The step's body for this run, or null when it cannot be rendered within the limit. */
   private render(run: Run, step: SendWebhookStep): string | null {
     try {
-      const body = renderTemplate(step.body, {
+      return renderStepBody(step.body, {
         trigger: { body: parseExactJson(run.triggerBody), receivedAt: run.startedAt.toISOString() },
         workflow: { id: run.workflowId, name: run.workflowName },
         run: { id: run.id },
         account: { id: run.accountId },
-      }, RENDERED_BODY_LIMIT_BYTES);
-      return Buffer.byteLength(body, 'utf8') <= RENDERED_BODY_LIMIT_BYTES ? body : null;
+      });
     } catch (error) {
       // A stored body too deep to walk (RangeError) fails the step like any body that cannot be rendered.
       if (error instanceof TemplateError || error instanceof SyntaxError || error instanceof RangeError) return null;

@@ -7,6 +7,3 @@ export class AutomationsSettings {
     readonly publicBaseUrl: string,
   ) {}
 }
-
-/** A rendered send_webhook body larger than this fails the step without a call. */
-export const RENDERED_BODY_LIMIT_BYTES = 1024 * 1024;

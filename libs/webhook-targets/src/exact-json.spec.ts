@@ -41,6 +41,13 @@ describe(stringifyExactJson.name, () => {
     expect(stringifyExactJson(plain)).toBe(JSON.stringify(plain));
   });
 
+  it('indents as JSON.stringify does, BigInts or not', () => {
+    const shapes = [{ a: [1, { b: [] }, {}], c: { d: 'e' }, f: [] }, [], {}, [[1], [{ x: null }]], 'text'];
+    for (const value of shapes) expect(stringifyExactJson(value, 2)).toBe(JSON.stringify(value, null, 2));
+    const withBigInts = { a: [1, { b: [] }, {}], c: { d: 'e' }, f: [], id: 12345678901234567890n };
+    expect(stringifyExactJson(withBigInts, 2)).toBe(JSON.stringify({ ...withBigInts, id: 1 }, null, 2).replace('"id": 1', '"id": 12345678901234567890'));
+  });
+
   it('round-trips text read by parseExactJson', () => {
     const text = '{"id":820982911946154508,"nested":{"ids":[12345678901234567890,-98765432109876543210]},"x":1.5}';
     expect(stringifyExactJson(parseExactJson(text))).toBe(text);

@@ -15,23 +15,30 @@ export function parseExactJson(text: string): unknown {
   return value;
 }
 
-/** JSON.stringify for values that may hold BigInts (written as their digits). */
-export function stringifyExactJson(value: unknown): string {
+/** JSON.stringify for values that may hold BigInts (written as their digits); `space` indents as JSON.stringify's does. */
+export function stringifyExactJson(value: unknown, space = 0): string {
   try {
-    return JSON.stringify(value) ?? 'null';
+    return JSON.stringify(value, null, space) ?? 'null';
   } catch (error) {
     // JSON.stringify refuses BigInts (a TypeError); only values holding one take the slower walk.
     if (!(error instanceof TypeError)) throw error;
-    return writeExact(value);
+    return writeExact(value, ' '.repeat(space), '');
   }
 }
 
-function writeExact(value: unknown): string {
+function writeExact(value: unknown, indent: string, at: string): string {
   if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return `[${value.map((item) => writeExact(item ?? null)).join(',')}]`;
+  const inner = at + indent;
+  const [open, separator, close] = indent ? [`\n${inner}`, `,\n${inner}`, `\n${at}`] : ['', ',', ''];
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[${open}${value.map((item) => writeExact(item ?? null, indent, inner)).join(separator)}${close}]`;
+  }
   if (typeof value === 'object' && value !== null) {
     const members = Object.entries(value).filter(([, member]) => member !== undefined);
-    return `{${members.map(([key, member]) => `${JSON.stringify(key)}:${writeExact(member)}`).join(',')}}`;
+    if (members.length === 0) return '{}';
+    const colon = indent ? ': ' : ':';
+    return `{${open}${members.map(([key, member]) => `${JSON.stringify(key)}${colon}${writeExact(member, indent, inner)}`).join(separator)}${close}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

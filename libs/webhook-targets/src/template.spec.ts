@@ -1,5 +1,5 @@
 import { parseExactJson } from './exact-json';
-import { renderTemplate, TemplateContext, TemplateError, TEMPLATE_LIMITS, validateTemplate } from './template';
+import { RENDERED_BODY_LIMIT_BYTES, renderStepBody, renderTemplate, TemplateContext, TemplateError, TEMPLATE_LIMITS, validateTemplate } from './template';
 
 const context = (body: unknown): TemplateContext => ({
   trigger: { body, receivedAt: '2025-11-22T02:00:00.000Z' },
@@ -211,5 +211,19 @@ describe(validateTemplate.name, () => {
     expect(() => renderTemplate(template, context(counting), 25_000)).toThrow(/longer than 25000 characters/);
     expect(resolved).toBeLessThanOrEqual(3);
     expect(renderTemplate({ a: '{{ trigger.body.big }}' }, context({ big }), 10_010)).toHaveLength(10_008);
+  });
+});
+
+describe(renderStepBody.name, () => {
+  it('refuses a body past 1 MB of UTF-8, also one of fewer characters', () => {
+    const template = { a: '{{ trigger.body.text }}' };
+    // 2 bytes per character: under the limit in characters, over it in bytes
+    const wide = 'é'.repeat(RENDERED_BODY_LIMIT_BYTES / 2);
+    expect(() => renderStepBody(template, context({ text: wide }))).toThrow(new TemplateError(`the rendered body is larger than ${RENDERED_BODY_LIMIT_BYTES} bytes`));
+    const astral = '😀'.repeat(RENDERED_BODY_LIMIT_BYTES / 4);
+    expect(() => renderStepBody(template, context({ text: astral }))).toThrow(TemplateError);
+    const fits = 'é'.repeat(RENDERED_BODY_LIMIT_BYTES / 2 - 10);
+    expect(Buffer.byteLength(renderStepBody(template, context({ text: fits })))).toBe(RENDERED_BODY_LIMIT_BYTES - 20 + '{"a":""}'.length);
+    expect(() => renderStepBody(template, context({ text: 'x'.repeat(RENDERED_BODY_LIMIT_BYTES) }))).toThrow(/longer than/);
   });
 });

@@ -84,6 +84,31 @@ export function renderTemplate(template: unknown, context: TemplateContext, maxL
   return text;
 }
 
+/** A rendered send_webhook body larger than this (UTF-8 bytes) fails the step without a call. */
+export const RENDERED_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The body a send_webhook step sends for this context (what a run sends and the dashboard's preview
+ * shows); a TemplateError when it would pass RENDERED_BODY_LIMIT_BYTES (rendering stops there).
+ */
+export function renderStepBody(template: unknown, context: TemplateContext): string {
+  const body = renderTemplate(template, context, RENDERED_BODY_LIMIT_BYTES);
+  if (utf8Length(body) > RENDERED_BODY_LIMIT_BYTES) throw new TemplateError(`the rendered body is larger than ${RENDERED_BODY_LIMIT_BYTES} bytes`);
+  return body;
+}
+
+/** Bytes of `text` as UTF-8 (as Buffer.byteLength, without Node: the dashboard bundles this file). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  if (bytes * 3 <= RENDERED_BODY_LIMIT_BYTES) return bytes;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // A surrogate half counts 2 (a pair makes 4 bytes); other code units past 0x7ff 3, past 0x7f 2.
+    if (code >= 0x80) bytes += code >= 0xd800 && code <= 0xdfff ? 1 : code >= 0x800 ? 2 : 1;
+  }
+  return bytes;
+}
+
 /** Characters the rendering may still produce (counted as it goes: a lower bound of the JSON text). */
 interface Budget {
   left: number;

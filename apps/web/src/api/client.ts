@@ -99,7 +99,8 @@ export class ApiClient {
   deleteWorkflow = (id: string) => this.call<void>('DELETE', `/v3/automations/workflows/${seg(id)}`);
   activateWorkflow = (id: string) => this.call<ActivatedWorkflow>('POST', `/v3/automations/workflows/${seg(id)}/activate`);
   deactivateWorkflow = (id: string) => this.call<Workflow>('POST', `/v3/automations/workflows/${seg(id)}/deactivate`);
-  listRuns = (id: string) => this.call<{ runs: Run[] }>('GET', `/v3/automations/workflows/${seg(id)}/runs`).then((r) => r.runs);
+  listRuns = (id: string, q: { cursor?: string; limit?: number } = {}) =>
+    this.call<{ runs: Run[]; nextCursor: string | null }>('GET', `/v3/automations/workflows/${seg(id)}/runs${query({ cursor: q.cursor, limit: q.limit === undefined ? undefined : String(q.limit) })}`);
 
   // ---------------------------------------------------------------- send status (§5)
 

@@ -1,4 +1,5 @@
 import { useApi } from '../api/api-context';
+import { usePolling } from '../api/use-polling';
 import { useResource } from '../api/use-resource';
 import { TargetsSection } from './TargetsSection';
 import { WorkflowsSection } from './WorkflowsSection';
@@ -7,6 +8,7 @@ import { WorkflowsSection } from './WorkflowsSection';
 export function AutomationsPage() {
   const api = useApi();
   const targets = useResource(() => api.listTargets(), [api]);
+  usePolling(targets.reload);
   return (
     <>
       <h1 tabIndex={-1}>Automations</h1>

@@ -1,27 +1,33 @@
 import { useApi } from '../api/api-context';
-import { useResource } from '../api/use-resource';
+import { useLiveList } from '../api/use-live-list';
 import type { Run } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
+import { visibleText } from '../components/visible-text';
 
-/** A workflow's runs, newest first, each with its trigger body and its steps' attempts. */
+/** A workflow's runs, newest first, kept live and paged, each with its trigger body and its steps' attempts. */
 export function RunList({ workflowId }: { workflowId: string }) {
   const api = useApi();
-  const runs = useResource(() => api.listRuns(workflowId), [api, workflowId]);
+  const runs = useLiveList((page) => api.listRuns(workflowId, page).then((p) => ({ items: p.runs, nextCursor: p.nextCursor })), [api, workflowId]);
   return (
     <section aria-labelledby="runs-title">
       <div class="page-head">
         <h2 id="runs-title">Runs</h2>
-        <button type="button" onClick={() => void runs.reload()} disabled={runs.loading}>
+        <button type="button" onClick={() => void runs.reload()} disabled={runs.busy}>
           Refresh runs
         </button>
       </div>
       <ErrorMessage error={runs.error} context="The runs could not be loaded" />
-      {runs.data?.length === 0 ? <p>No runs yet: post JSON to the trigger URL to start one.</p> : null}
+      {runs.items?.length === 0 ? <p>No runs yet: post JSON to the trigger URL to start one.</p> : null}
       <ol class="cards" aria-label="Runs, newest first">
-        {runs.data?.map((run) => <RunItem key={run.id} run={run} />)}
+        {runs.items?.map((run) => <RunItem key={run.id} run={run} />)}
       </ol>
+      {runs.nextCursor ? (
+        <button type="button" onClick={() => void runs.loadOlder()} disabled={runs.busy}>
+          Load older runs
+        </button>
+      ) : null}
     </section>
   );
 }
@@ -49,7 +55,7 @@ function RunItem({ run }: { run: Run }) {
       </dl>
       <details>
         <summary>Trigger body</summary>
-        <pre class="body">{JSON.stringify(run.trigger.body, null, 2)}</pre>
+        <pre class="body">{visibleText(JSON.stringify(run.trigger.body, null, 2))}</pre>
       </details>
       <ol class="steps">
         {run.steps.map((step, index) => (

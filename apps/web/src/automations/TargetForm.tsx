@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { WebhookTarget, WebhookTargetInput } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { HeaderRows, HeaderRow, headersOf } from './HeaderRows';
+import { focusPageHeadingIfLost, useFocusFirstField } from '../components/focus';
 
 type Signing = 'keep' | 'none' | 'generate' | 'own';
 
@@ -13,6 +14,8 @@ export function TargetForm({ initial, onSubmit, onCancel }: { initial?: WebhookT
   const [signing, setSigning] = useState<Signing>(initial ? 'keep' : 'generate');
   const [ownKey, setOwnKey] = useState('');
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstField(form);
   const [error, setError] = useState<unknown>(undefined);
 
   const submit = async (event: Event) => {
@@ -28,6 +31,7 @@ export function TargetForm({ initial, onSubmit, onCancel }: { initial?: WebhookT
       if (signing === 'own') input.signingKey = ownKey;
       if (signing === 'none' && initial) input.signingKey = null;
       await onSubmit(input);
+      focusPageHeadingIfLost();
     } catch (caught) {
       setError(caught);
     } finally {
@@ -36,7 +40,7 @@ export function TargetForm({ initial, onSubmit, onCancel }: { initial?: WebhookT
   };
 
   return (
-    <form class="card" onSubmit={submit} method="post" action="#" aria-label={initial ? `Edit webhook target ${initial.name}` : 'New webhook target'}>
+    <form ref={form} class="card" onSubmit={submit} method="post" action="#" aria-label={initial ? `Edit webhook target ${initial.name}` : 'New webhook target'}>
       <div class="field">
         <label for="target-name">Name</label>
         <input id="target-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -74,7 +78,13 @@ export function TargetForm({ initial, onSubmit, onCancel }: { initial?: WebhookT
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Saving…' : initial ? 'Save target' : 'Create target'}
         </button>
-        <button type="button" onClick={onCancel}>
+        <button
+          type="button"
+          onClick={() => {
+            onCancel();
+            focusPageHeadingIfLost();
+          }}
+        >
           Cancel
         </button>
       </div>

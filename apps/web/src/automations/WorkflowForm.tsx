@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { WebhookTarget, Workflow, WorkflowInput } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { DEFAULT_TEMPLATE, DraftStep, StepEditor, toDrafts, toSteps } from './StepEditor';
 import { DEFAULT_SAMPLE_BODY } from './TemplatePreview';
+import { focusPageHeadingIfLost, useFocusFirstField } from '../components/focus';
 
 /**
  * Create or edit (PUT) a workflow: an incoming-webhook trigger, then send_webhook and delay steps
@@ -23,6 +24,8 @@ export function WorkflowForm({
   const [steps, setSteps] = useState<DraftStep[]>(() => (initial ? toDrafts(initial.steps) : [{ type: 'send_webhook', targetId: targets[0]?.id ?? '', body: DEFAULT_TEMPLATE }]));
   const [sampleBody, setSampleBody] = useState(DEFAULT_SAMPLE_BODY);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstField(form);
   const [error, setError] = useState<unknown>(undefined);
 
   const submit = async (event: Event) => {
@@ -31,6 +34,7 @@ export function WorkflowForm({
     setError(undefined);
     try {
       await onSubmit({ name: name.trim(), trigger: { type: 'incoming_webhook' }, steps: toSteps(steps) });
+      focusPageHeadingIfLost();
     } catch (caught) {
       setError(caught);
     } finally {
@@ -40,7 +44,7 @@ export function WorkflowForm({
   const add = (step: DraftStep) => setSteps([...steps, step]);
 
   return (
-    <form class="card" onSubmit={submit} method="post" action="#" aria-label={initial ? 'Edit workflow' : 'New workflow'}>
+    <form ref={form} class="card" onSubmit={submit} method="post" action="#" aria-label={initial ? 'Edit workflow' : 'New workflow'}>
       <div class="field">
         <label for="workflow-name">Name</label>
         <input id="workflow-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -75,7 +79,13 @@ export function WorkflowForm({
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Saving…' : initial ? 'Save workflow' : 'Create workflow'}
         </button>
-        <button type="button" onClick={onCancel}>
+        <button
+          type="button"
+          onClick={() => {
+            onCancel();
+            focusPageHeadingIfLost();
+          }}
+        >
           Cancel
         </button>
       </div>

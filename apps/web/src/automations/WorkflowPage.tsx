@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useAction } from '../api/use-action';
+import { usePolling } from '../api/use-polling';
 import { useResource } from '../api/use-resource';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -19,6 +20,7 @@ export function WorkflowPage({ id }: { id: string }) {
   const api = useApi();
   const workflow = useResource(() => api.getWorkflow(id), [api, id]);
   const targets = useResource(() => api.listTargets(), [api]);
+  usePolling(() => Promise.all([workflow.reload(), targets.reload()]));
   const [triggerUrl, setTriggerUrl] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
   const [editing, setEditing] = useState(false);

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
+import { usePolling } from '../api/use-polling';
 import { useResource } from '../api/use-resource';
 import type { WebhookTarget, WorkflowInput } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
@@ -13,6 +14,7 @@ import { WorkflowForm } from './WorkflowForm';
 export function WorkflowsSection({ targets }: { targets: WebhookTarget[] }) {
   const api = useApi();
   const workflows = useResource(() => api.listWorkflows(), [api]);
+  usePolling(workflows.reload);
   const [creating, setCreating] = useState(false);
 
   const create = async (input: WorkflowInput) => {

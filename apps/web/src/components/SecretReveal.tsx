@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { CopyButton } from './CopyButton';
+import { focusPageHeadingIfLost } from './focus';
 
 /**
  * A secret the API shows once (a signing secret, a signing key, a trigger URL): the value, a
@@ -24,7 +25,14 @@ export function SecretReveal({ title, label, value, onDone }: { title: string; l
         <input id={id} ref={input} class="mono" readOnly value={value} spellcheck={false} autoComplete="off" onFocus={(e) => e.currentTarget.select()} />
         <CopyButton value={value} fallbackInput={() => input.current} />
       </div>
-      <button type="button" class="primary" onClick={onDone}>
+      <button
+        type="button"
+        class="primary"
+        onClick={() => {
+          onDone();
+          focusPageHeadingIfLost();
+        }}
+      >
         I have saved it
       </button>
     </section>

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Link } from '../components/Link';
 import { isoOfUnixSeconds } from '../components/format-time';
 import { Time } from '../components/Time';
+import { visibleText } from '../components/visible-text';
 
 /** One event: its envelope as webhooks receive it, and a link to its delivery on each webhook subscribed to its type. */
 export function EventDetail({ eventId }: { eventId: string }) {
@@ -44,7 +45,7 @@ export function EventDetail({ eventId }: { eventId: string }) {
           )}
           <h3>Envelope</h3>
           <pre class="body envelope" aria-label="Envelope">
-            {JSON.stringify(e, null, 2)}
+            {visibleText(JSON.stringify(e, null, 2))}
           </pre>
         </>
       ) : event.loading ? (

@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
-import { useAction } from '../api/use-action';
 import { usePolling } from '../api/use-polling';
+import { useLiveList } from '../api/use-live-list';
 import { useResource } from '../api/use-resource';
-import type { EventEnvelope } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Link } from '../components/Link';
 import { isoOfUnixSeconds } from '../components/format-time';
@@ -11,35 +10,21 @@ import { Time } from '../components/Time';
 import { navigate } from '../router';
 import { EventDetail } from './EventDetail';
 
-const PAGE_SIZE = 20;
-const MAX_PAGE = 100;
-
 /** The event feed (GET /v3/events), kept live: newest first, filtered by type, one event looked up by id. */
 export function EventsPage({ eventId }: { eventId?: string }) {
   const api = useApi();
   const catalog = useResource(() => api.eventTypes(), [api]);
-  const [type, setType] = useState('');
-  const [events, setEvents] = useState<EventEnvelope[] | null>(null);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [lookup, setLookup] = useState(eventId ?? '');
-
-  const refresh = async () => {
-    const limit = Math.min(MAX_PAGE, Math.max(PAGE_SIZE, events?.length ?? 0));
-    const page = await api.listEvents({ type: type || undefined, limit });
-    setEvents(page.events);
-    setNextCursor(page.nextCursor);
-  };
-  const load = useAction(async (cursor?: string) => {
-    if (!cursor) return refresh();
-    const page = await api.listEvents({ type: type || undefined, limit: PAGE_SIZE, cursor });
-    setEvents((current) => [...(current ?? []), ...page.events]);
-    setNextCursor(page.nextCursor);
+  // The catalog is read once; after a failure (the server was away) it is asked again with the list.
+  usePolling(async () => {
+    if (catalog.error !== undefined) await catalog.reload();
   });
-  useEffect(() => {
-    void load.run();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [api, type]);
-  usePolling(refresh);
+  const [type, setType] = useState('');
+  const list = useLiveList(
+    (page) => api.listEvents({ type: type || undefined, ...page }).then((p) => ({ items: p.events, nextCursor: p.nextCursor })),
+    [api, type],
+  );
+  const events = list.items;
+  const [lookup, setLookup] = useState(eventId ?? '');
 
   const submitLookup = (event: Event) => {
     event.preventDefault();
@@ -61,7 +46,7 @@ export function EventsPage({ eventId }: { eventId?: string }) {
               </option>
             ))}
           </select>
-          <button type="button" onClick={() => void load.run()} disabled={load.busy}>
+          <button type="button" onClick={() => void list.reload()} disabled={list.busy}>
             Refresh
           </button>
         </div>
@@ -74,9 +59,9 @@ export function EventsPage({ eventId }: { eventId?: string }) {
       </form>
       {eventId ? <EventDetail key={eventId} eventId={eventId} /> : null}
       <ErrorMessage error={catalog.error} context="The event catalog could not be loaded" />
-      <ErrorMessage error={load.error} context="The events could not be loaded" />
+      <ErrorMessage error={list.error} context="The events could not be loaded" />
       {events === null ? (
-        load.busy ? (
+        list.busy ? (
           <p>Loading…</p>
         ) : null
       ) : events.length === 0 ? (
@@ -107,8 +92,8 @@ export function EventsPage({ eventId }: { eventId?: string }) {
           </table>
         </div>
       )}
-      {nextCursor ? (
-        <button type="button" onClick={() => void load.run(nextCursor)} disabled={load.busy}>
+      {list.nextCursor ? (
+        <button type="button" onClick={() => void list.loadOlder()} disabled={list.busy}>
           Load older events
         </button>
       ) : null}

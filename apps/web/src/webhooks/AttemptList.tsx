@@ -1,5 +1,6 @@
 import type { DeliveryAttempt } from '../api/types';
 import { Time } from '../components/Time';
+import { visibleText } from '../components/visible-text';
 
 /** Every attempt of a delivery: when, how long, the HTTP status or the error, the request headers sent and the response body. */
 export function AttemptList({ attempts }: { attempts: DeliveryAttempt[] }) {
@@ -15,7 +16,7 @@ export function AttemptList({ attempts }: { attempts: DeliveryAttempt[] }) {
           {attempt.responseBody ? (
             <>
               <p class="hint">Response body (first 4 KB)</p>
-              <pre class="body">{attempt.responseBody}</pre>
+              <pre class="body">{visibleText(attempt.responseBody)}</pre>
             </>
           ) : null}
         </li>

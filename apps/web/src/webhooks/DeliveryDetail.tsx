@@ -7,6 +7,7 @@ import { Link } from '../components/Link';
 import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { AttemptList } from './AttemptList';
+import { visibleText } from '../components/visible-text';
 
 const STATUS_MEANING: Record<Delivery['status'], string> = {
   pending: 'Waiting for its first attempt.',
@@ -21,9 +22,24 @@ const STATUS_MEANING: Record<Delivery['status'], string> = {
 export const RETRYABLE: ReadonlySet<Delivery['status']> = new Set(['failed', 'skipped', 'retrying']);
 
 /** One delivery in full: the envelope as sent (from the event feed), every attempt, and retry where it makes sense. */
-export function DeliveryDetail({ delivery, busy, onRetry, onClose }: { delivery: Delivery; busy: boolean; onRetry: () => void; onClose: () => void }) {
+export function DeliveryDetail({
+  delivery,
+  family,
+  busy,
+  onRetry,
+  onClose,
+}: {
+  delivery: Delivery;
+  /** The family that created the webhook: its envelope's apiVersion. */
+  family: 'v3' | 'v2';
+  busy: boolean;
+  onRetry: () => void;
+  onClose: () => void;
+}) {
   const api = useApi();
-  const envelope = useResource(() => api.getEvent(delivery.eventId), [api, delivery.eventId]);
+  // A family's envelope differs only in apiVersion, and is never snake_cased (CONTRACT §9.2): the v3
+  // feed's, with the webhook's family in its place, is the one its receiver got.
+  const envelope = useResource(() => api.getEvent(delivery.eventId).then((e) => ({ ...e, apiVersion: family })), [api, delivery.eventId, family]);
   const panel = useRef<HTMLElement>(null);
   // Opened from a row far down the table: bring the panel into view.
   useEffect(() => panel.current?.scrollIntoView({ block: 'nearest' }), []);
@@ -73,7 +89,7 @@ export function DeliveryDetail({ delivery, busy, onRetry, onClose }: { delivery:
       <ErrorMessage error={envelope.error} context="The event could not be loaded" />
       {envelope.data ? (
         <pre class="body envelope" aria-label="Envelope as sent">
-          {JSON.stringify(envelope.data, null, 2)}
+          {visibleText(JSON.stringify(envelope.data, null, 2))}
         </pre>
       ) : envelope.loading ? (
         <p>Loading…</p>

@@ -4,6 +4,8 @@ import { formatHour, formatTime } from '../components/format-time';
 const HEIGHT = 120;
 const BAR_GAP = 2;
 const AXIS = 16;
+/** About the width of an hour label ("23:00") in the chart's units. */
+const LABEL_WIDTH = 32;
 
 /**
  * Attempts per hour by outcome, as stacked SVG bars (succeeded below, failed above), oldest on the
@@ -34,7 +36,8 @@ export function HourlyChart({ buckets }: { buckets: WebhookStats['buckets'] }) {
               {ok > 0 ? <rect x={x} y={base - ok} width={slot - BAR_GAP} height={ok} class="bar-ok" /> : null}
               {ko > 0 ? <rect x={x} y={base - ok - ko} width={slot - BAR_GAP} height={ko} class="bar-ko" /> : null}
               {i % labelEvery === 0 ? (
-                <text x={x} y={HEIGHT - 3} class="axis-label">
+                // A label near the right edge ends at its bar rather than running past the chart.
+                <text x={x > width - LABEL_WIDTH ? x + slot - BAR_GAP : x} y={HEIGHT - 3} class="axis-label" text-anchor={x > width - LABEL_WIDTH ? 'end' : 'start'}>
                   {formatHour(bucket.start)}
                 </text>
               ) : null}

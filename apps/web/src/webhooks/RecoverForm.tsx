@@ -28,7 +28,7 @@ export function RecoverForm({ webhookId, onRecovered }: { webhookId: string; onR
         void recover.run();
       }}
     >
-      <label for="recover-since">Recover failed and skipped deliveries since</label>
+      <label for="recover-since">Recover failed and skipped deliveries since (your time zone, {Intl.DateTimeFormat().resolvedOptions().timeZone})</label>
       <input id="recover-since" type="datetime-local" step={1} required value={since} onInput={(e) => setSince(e.currentTarget.value)} />
       <button type="submit" disabled={recover.busy}>
         Recover

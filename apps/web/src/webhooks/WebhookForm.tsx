@@ -1,9 +1,10 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import type { Webhook, WebhookInput } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { EventPicker } from './EventPicker';
+import { focusPageHeadingIfLost, useFocusFirstField } from '../components/focus';
 
 /** Create or edit a webhook: URL, description and events. Submits to the API and reports its errors. */
 export function WebhookForm({
@@ -23,6 +24,8 @@ export function WebhookForm({
   const [description, setDescription] = useState(initial?.description ?? '');
   const [events, setEvents] = useState<string[]>(initial?.events ?? []);
   const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstField(form);
   const [error, setError] = useState<unknown>(undefined);
   const prefix = initial ? `edit-${initial.id}` : 'new-webhook';
 
@@ -31,8 +34,10 @@ export function WebhookForm({
     setBusy(true);
     setError(undefined);
     try {
-      // Sent as typed: the API checks the URL and the events, and its message is shown as is.
-      await onSubmit({ url: url.trim(), events, description: description.trim() || undefined });
+      // Sent as typed: the API checks the URL and the events, and its message is shown as is. An
+      // emptied description is null, which clears it (PUT leaves out what it is not given).
+      await onSubmit({ url: url.trim(), events, description: description.trim() || (initial ? null : undefined) });
+      focusPageHeadingIfLost();
     } catch (caught) {
       setError(caught);
     } finally {
@@ -41,7 +46,7 @@ export function WebhookForm({
   };
 
   return (
-    <form class="card webhook-form" onSubmit={submit} method="post" action="#" aria-label={initial ? 'Edit webhook' : 'New webhook'}>
+    <form ref={form} class="card webhook-form" onSubmit={submit} method="post" action="#" aria-label={initial ? 'Edit webhook' : 'New webhook'}>
       <div class="field">
         <label for={`${prefix}-url`}>Endpoint URL</label>
         <input
@@ -70,7 +75,13 @@ export function WebhookForm({
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Saving…' : submitLabel}
         </button>
-        <button type="button" onClick={onCancel}>
+        <button
+          type="button"
+          onClick={() => {
+            onCancel();
+            focusPageHeadingIfLost();
+          }}
+        >
           Cancel
         </button>
       </div>

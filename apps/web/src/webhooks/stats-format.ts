@@ -5,7 +5,11 @@ export const NO_FIGURE = '–';
 
 export function successRateText(stats: WebhookStats | undefined): string {
   if (!stats || stats.successRate === null || stats.successRate === undefined) return NO_FIGURE;
-  return `${(stats.successRate * 100).toFixed(stats.successRate === 1 || stats.successRate === 0 ? 0 : 1)} %`;
+  const rate = stats.successRate;
+  if (rate === 1 || rate === 0) return `${rate * 100} %`;
+  // Never 100.0 % while some attempt failed, nor 0.0 % while one succeeded.
+  const percent = Math.min(99.9, Math.max(0.1, rate * 100));
+  return `${percent.toFixed(1)} %`;
 }
 
 export function latencyText(ms: number | null | undefined): string {
