@@ -61,6 +61,16 @@ describe('database errors in logs', () => {
 describe(redactUrl.name, () => {
   it.each([
     ['/hooks/abcDEF123?x=1', '/hooks/[redacted]?x=1'],
+    ['/hooks/abcDEF123', '/hooks/[redacted]'],
+    // not the route's exact form, but possibly a live token all the same
+    ['http://localhost:4410/hooks/abcDEF123', 'http://localhost:4410/hooks/[redacted]'],
+    ['//hooks/abcDEF123', '//hooks/[redacted]'],
+    ['/hooks//abcDEF123#x', '/hooks//[redacted]#x'],
+    ['/Hooks/abcDEF123/more', '/Hooks/[redacted]/more'],
+    ['/h%6Foks/abcDEF123', '/h%6Foks/[redacted]'],
+    ['/v3/hooks/abc/hooks/def', '/v3/hooks/[redacted]/hooks/[redacted]'],
+    ['/hooks', '/hooks'],
+    ['/%E0%A4%A/x', '/%E0%A4%A/x'],
     ['/v3/Webhook?api-key=sk_live_secret', '/v3/Webhook?api-key=[redacted]'],
     ['/v3/Webhook?limit=5&API_KEY=sk_x&cursor=del_1', '/v3/Webhook?limit=5&API_KEY=[redacted]&cursor=del_1'],
     ['/v2/events?token=t1&access_token=t2#frag', '/v2/events?token=[redacted]&access_token=[redacted]#frag'],

@@ -19,11 +19,40 @@ export const REDACTED_PATHS = [
 const CREDENTIAL_PARAMETER = /([?&](?:api[-_]?key|key|token|access[-_]?token|secret|password|authorization)=)[^&#]*/gi;
 
 /**
- * `/hooks/<token>` is a credential: access logs show `/hooks/[redacted]`. So is an API key or a
- * token a client put in the query string (`?api-key=sk_...`): its value is redacted too.
+ * `/hooks/<token>` is a credential: access logs show `/hooks/[redacted]`, also where the path is
+ * not quite that (a request in absolute form, `//hooks/`, `/hooks//`, `/Hooks/`, `/h%6Foks/`), since
+ * such a request may still carry a live token. So is an API key or a token a client put in the
+ * query string (`?api-key=sk_...`): its value is redacted too.
  */
 export function redactUrl(url: string): string {
-  return url.replace(/^(\/hooks\/)[^/?#]+/, '$1[redacted]').replace(CREDENTIAL_PARAMETER, '$1[redacted]');
+  const end = url.search(/[?#]/);
+  const path = end === -1 ? url : url.slice(0, end);
+  const rest = end === -1 ? '' : url.slice(end);
+  return redactHookTokens(path) + rest.replace(CREDENTIAL_PARAMETER, '$1[redacted]');
+}
+
+/** The first non-empty segment after every segment that reads `hooks` (any case, percent-decoded). */
+function redactHookTokens(path: string): string {
+  if (!/hooks|%/i.test(path)) return path;
+  const segments = path.split('/');
+  let afterHooks = false;
+  for (let i = 0; i < segments.length; i++) {
+    if (afterHooks && segments[i] !== '') {
+      segments[i] = '[redacted]';
+      afterHooks = false;
+    } else if (!afterHooks) {
+      afterHooks = decodedLowerCase(segments[i]) === 'hooks';
+    }
+  }
+  return segments.join('/');
+}
+
+function decodedLowerCase(segment: string): string {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
 }
 
 /** Fields of database errors (TypeORM, mysql2, better-sqlite3) that carry the statement or its values. */
