@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../../../../config/load-config';
@@ -39,7 +39,8 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
   switch (storage.kind) {
     case 'sqlite': {
       const path = resolve(storage.sqlitePath);
-      mkdirSync(dirname(path), { recursive: true });
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      createPrivately(path);
       return {
         ...common,
         type: 'better-sqlite3',
@@ -95,5 +96,18 @@ async function runMigrations(db: TypeormDatabase): Promise<void> {
     }
   } finally {
     await runner.release();
+  }
+}
+
+/**
+ * A new SQLite file is for its owner alone (0600): it holds the sealed secrets and, while
+ * SECRETS_KEY is unset, the key that opens them. SQLite gives the -wal and -shm files the mode of
+ * the database file. An existing file keeps the mode its operator gave it.
+ */
+function createPrivately(path: string): void {
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }

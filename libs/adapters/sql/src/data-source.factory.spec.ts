@@ -1,0 +1,34 @@
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from './data-source.factory';
+
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+describe('SQLite files', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'wh-mode-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates the database, its WAL and its folder for their owner alone', async () => {
+    const sqlitePath = join(dir, 'data', 'service.db');
+    const db = await openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null });
+    try {
+      await db.exec('CREATE TABLE mode_check (id INTEGER)');
+      expect(modeOf(join(dir, 'data'))).toBe(0o700);
+      expect(modeOf(sqlitePath)).toBe(0o600);
+      expect(modeOf(`${sqlitePath}-wal`)).toBe(0o600);
+    } finally {
+      await db.dataSource.destroy();
+    }
+  });
+
+  it('leaves the mode of an existing database as its operator set it', async () => {
+    const sqlitePath = join(dir, 'shared.db');
+    writeFileSync(sqlitePath, '');
+    chmodSync(sqlitePath, 0o640);
+    const db = await openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null });
+    await db.dataSource.destroy();
+    expect(modeOf(sqlitePath)).toBe(0o640);
+  });
+});
