@@ -224,6 +224,13 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect(await p().deliveries.scheduleNow(busy.id, at(5), 7)).toBeNull();
         const cancelled = await stored(w, { status: 'cancelled', nextAttemptAt: null });
         expect(await p().deliveries.scheduleNow(cancelled.id, at(5), 7)).toBeNull();
+        // a waiting delivery: the attempt now is an extra one, its schedule steps back one place
+        const retrying = await stored(w, { status: 'retrying', nextAttemptAt: at(60_000), retryStep: 2 });
+        expect(await p().deliveries.scheduleNow(retrying.id, at(5), 7)).toEqual({ id: retrying.id, seq: 1, nextAttemptAt: at(5) });
+        expect(await find(w, retrying.id)).toMatchObject({ status: 'retrying', retryStep: 1, nextAttemptAt: at(5) });
+        const pending = await stored(w, { status: 'pending', nextAttemptAt: at(60_000), retryStep: 0 });
+        await p().deliveries.scheduleNow(pending.id, at(5), 7);
+        expect(await find(w, pending.id)).toMatchObject({ status: 'pending', retryStep: 0, nextAttemptAt: at(5) });
       });
 
       it('recovers failed and skipped deliveries created since a time, in id order, a batch at a time', async () => {

@@ -229,7 +229,7 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     expect(await deliveries.scheduleNow(failed.id, now, 3)).toEqual({ id: failed.id, seq: 1, nextAttemptAt: now });
     expect(await deliveries.findForWebhook(w.id, failed.id)).toMatchObject({ status: 'pending', retryStep: 3, nextAttemptAt: now });
     expect(await deliveries.scheduleNow(retrying.id, now, 3)).toEqual({ id: retrying.id, seq: 1, nextAttemptAt: now });
-    expect(await deliveries.findForWebhook(w.id, retrying.id)).toMatchObject({ status: 'retrying', retryStep: 2, nextAttemptAt: now });
+    expect(await deliveries.findForWebhook(w.id, retrying.id)).toMatchObject({ status: 'retrying', retryStep: 1, nextAttemptAt: now });
     expect(await deliveries.scheduleNow(claimed.id, now, 3)).toBeNull();
 
     expect(await deliveries.settle(claimed.id, 0, 'skipped', now)).toBe(false);

@@ -100,7 +100,9 @@ export abstract class DeliveryRepository {
   abstract settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number>;
   /**
    * One more attempt now: a final delivery becomes pending at `retryStepIfFinal`; a waiting one is
-   * brought forward. Null when it is being attempted right now (or is cancelled).
+   * due now, one step back in its schedule (the attempt now is an extra one: its failure waits the
+   * delay the delivery was waiting for, and the schedule goes on). Null when it is being attempted
+   * right now (or is cancelled).
    */
   abstract scheduleNow(id: string, now: Date, retryStepIfFinal: number): Promise<ScheduledDelivery | null>;
   /**

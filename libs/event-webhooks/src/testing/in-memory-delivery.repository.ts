@@ -124,6 +124,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     const row = this.rows.get(id);
     if (!row || row.status === T.retryNowNever || this.claimed(row, now)) return null;
     if (!isWaiting(row.status)) Object.assign(row, { status: T.retryNowFinalTo, retryStep: retryStepIfFinal });
+    else row.retryStep = Math.max(0, row.retryStep - 1);
     Object.assign(row, { nextAttemptAt: now, seq: nextSeq(row.seq) });
     return { id, seq: row.seq, nextAttemptAt: now };
   }

@@ -218,10 +218,11 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
 
   async scheduleNow(id: string, now: Date, retryStepIfFinal: number): Promise<ScheduledDelivery | null> {
     // MySQL assigns left to right, each seeing the columns already assigned: retry_step is set
-    // before status so that both CASEs read the status the row had.
+    // before status so that both CASEs read the status the row had. A waiting delivery steps back one
+    // place in its schedule, so that the attempt made now is one more, not one of the schedule's.
     const { affected } = await this.db.exec(
       `UPDATE deliveries SET
-         retry_step = CASE WHEN status IN (${WAITING}) THEN retry_step ELSE ? END,
+         retry_step = CASE WHEN status IN (${WAITING}) THEN (CASE WHEN retry_step > 0 THEN retry_step - 1 ELSE 0 END) ELSE ? END,
          status = CASE WHEN status IN (${WAITING}) THEN status ELSE '${T.retryNowFinalTo}' END,
          next_attempt_at = ?, seq = seq + 1
        WHERE id = ? AND status <> '${T.retryNowNever}' AND ${UNCLAIMED}`,
