@@ -4,7 +4,7 @@ import type { WebhookRepository } from '../../event-webhooks/src/webhooks/webhoo
 import type { Clock, WorkQueue } from '../../kernel/src';
 import type { Metrics } from './metrics';
 
-/** A scrape waits this long at most for the database; past it, the gauges keep their last values. */
+/** A scrape waits this long at most for the database; past it, the gauges read NaN (no value), never a stale one. */
 const SCRAPE_QUERY_TIMEOUT_MS = 2000;
 
 /** Where the gauges read from: the ports, never the tables behind them. */
@@ -19,7 +19,9 @@ export interface GaugeSources {
 /**
  * Gauges computed at scrape time through the ports, one small query each: queue depth and age of
  * the oldest due item per store and topic, the outbox backlog, waiting deliveries by status,
- * disabled webhooks. A failing or slow source leaves the last values.
+ * disabled webhooks. When the database does not answer (down, or slower than
+ * SCRAPE_QUERY_TIMEOUT_MS) they read NaN and `storage_gauges_up` reads 0: a value kept from before
+ * the outage would stop an "oldest due age" alert exactly when it matters.
  */
 export function registerStorageGauges(metrics: Metrics, clock: Clock, sources: GaugeSources): void {
   const registers = [metrics.registry];
@@ -36,20 +38,26 @@ export function registerStorageGauges(metrics: Metrics, clock: Clock, sources: G
   };
 
   // One series per (store, topic), the known topics at 0 while empty.
-  const queueGauge = (name: string, help: string, value: (row: Snapshot['queues'][number]) => number) =>
-    new Gauge({
+  const queueGauge = (name: string, help: string, value: (row: Snapshot['queues'][number]) => number) => {
+    let series: Array<{ table: string; topic: string }> = [];
+    return new Gauge({
       name,
       help,
       labelNames: ['table', 'topic'] as const,
       registers,
       async collect() {
         const s = await snapshot();
-        if (!s) return;
+        if (!s) {
+          for (const labels of series) this.set(labels, NaN);
+          return;
+        }
         this.reset();
         for (const topic of sources.topics) this.set({ table: s.store, topic }, 0);
         for (const row of s.queues) this.set({ table: s.store, topic: row.topic }, value(row));
+        series = [...new Set([...sources.topics, ...s.queues.map((row) => row.topic)])].map((topic) => ({ table: s.store, topic }));
       },
     });
+  };
   queueGauge('work_queue_items', 'Work items in the queue tables (waiting, delayed or leased), by table (work_items, outbox) and topic', (row) => row.count);
   queueGauge('work_queue_oldest_due_age_seconds', 'Age of the oldest item that is due and not held by a worker (0 when none), by table and topic', (row) => row.oldestDueAgeSeconds);
   new Gauge({
@@ -58,7 +66,7 @@ export function registerStorageGauges(metrics: Metrics, clock: Clock, sources: G
     registers,
     async collect() {
       const s = await snapshot();
-      if (s) this.set(s.store === 'outbox' ? s.queues.reduce((sum, q) => sum + q.count, 0) : 0);
+      this.set(!s ? NaN : s.store === 'outbox' ? s.queues.reduce((sum, q) => sum + q.count, 0) : 0);
     },
   });
   new Gauge({
@@ -68,9 +76,8 @@ export function registerStorageGauges(metrics: Metrics, clock: Clock, sources: G
     registers,
     async collect() {
       const s = await snapshot();
-      if (!s) return;
-      this.set({ status: 'pending' }, s.deliveries.pending);
-      this.set({ status: 'retrying' }, s.deliveries.retrying);
+      this.set({ status: 'pending' }, s ? s.deliveries.pending : NaN);
+      this.set({ status: 'retrying' }, s ? s.deliveries.retrying : NaN);
     },
   });
   new Gauge({
@@ -79,7 +86,7 @@ export function registerStorageGauges(metrics: Metrics, clock: Clock, sources: G
     registers,
     async collect() {
       const s = await snapshot();
-      if (s) this.set(s.deliveries.oldestDueAgeSeconds);
+      this.set(s ? s.deliveries.oldestDueAgeSeconds : NaN);
     },
   });
   new Gauge({
@@ -88,7 +95,15 @@ export function registerStorageGauges(metrics: Metrics, clock: Clock, sources: G
     registers,
     async collect() {
       const s = await snapshot();
-      if (s) this.set(s.disabledWebhooks);
+      this.set(s ? s.disabledWebhooks : NaN);
+    },
+  });
+  new Gauge({
+    name: 'storage_gauges_up',
+    help: 'Whether the database answered the gauges of this scrape (1) or not (0: they read NaN)',
+    registers,
+    async collect() {
+      this.set((await snapshot()) ? 1 : 0);
     },
   });
 }
