@@ -1,6 +1,6 @@
 import { Batcher, Clock, WorkOutcome } from '../../../kernel/src';
 import { ClaimedRow, LeasedRows } from './leased-rows';
-import { afterHandlerFailure, describeError, QueueLogger, runHandler } from './work-items';
+import { afterHandlerFailure, describeError, QueueLogger, runHandler, warnAtMostEvery } from './work-items';
 
 export interface LeasedRowWorkerOptions {
   /** Rows of this topic only; null takes every topic (the outbox relay). */
@@ -135,11 +135,11 @@ export class LeasedRowWorker {
     if (entry.released) return;
     try {
       const kept = outcome.kind === 'retry' ? await this.rows.reschedule(row.id, row.token, outcome.at.getTime(), failed) : await this.completions.submit(row);
-      if (outcome.kind === 'drop') this.logger.warn(`${this.options.label}: dropped ${row.id}: ${outcome.reason}`);
-      if (!kept) this.logger.warn(`${this.options.label}: lease of ${row.id} expired before its outcome (${outcome.kind}); it may run twice`);
+      if (outcome.kind === 'drop') this.logger.warn({ msg: 'work item dropped', queue: this.options.label, workId: row.id, reason: outcome.reason });
+      if (!kept) this.logger.warn({ msg: 'work item lease expired before its outcome; it may run twice', queue: this.options.label, workId: row.id, outcome: outcome.kind });
     } catch (error) {
       // The lease runs out and the row is taken again: at-least-once.
-      this.logger.warn(`${this.options.label}: could not record outcome ${outcome.kind} of ${row.id}: ${describeError(error)}`);
+      warnAtMostEvery(this.logger, { msg: 'work item outcome could not be recorded', queue: this.options.label, workId: row.id, outcome: outcome.kind, reason: describeError(error) });
     }
   }
 

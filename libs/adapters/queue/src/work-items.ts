@@ -93,13 +93,34 @@ export async function afterHandlerFailure(item: { id: string; failures: number; 
     }
   }
   const at = rules.retryAt();
-  logger.warn({ msg: 'work item handler failed, retrying', ...where, workId: item.id, failures, retryAt: at.toISOString(), reason });
+  warnAtMostEvery(logger, { msg: 'work item handler failed, retrying', ...where, workId: item.id, failures, retryAt: at.toISOString(), reason });
   try {
     await rules.postpone?.(at);
   } catch (postponeError) {
-    logger.warn({ msg: 'work item could not be postponed', ...where, workId: item.id, reason: describeError(postponeError) });
+    warnAtMostEvery(logger, { msg: 'work item could not be postponed', ...where, workId: item.id, reason: describeError(postponeError) });
   }
   return { kind: 'retry', at };
+}
+
+/** How often one kind of warning about items (its msg, queue and topic) is written at most. */
+export const REPEATED_WARNING_INTERVAL_MS = 10_000;
+const lastWarned = new Map<string, { at: number; suppressed: number }>();
+
+/**
+ * Writes a warning about one item unless one of the same kind was written in the last
+ * REPEATED_WARNING_INTERVAL_MS; the next one written says how many were left out (`suppressed`).
+ * During an outage every waiting item fails the same way on every round: one line per kind and
+ * interval says as much as a line per item, without the log growing with the backlog.
+ */
+export function warnAtMostEvery(logger: QueueLogger, fields: { msg: string } & Record<string, unknown>, nowMs = Date.now()): void {
+  const key = `${fields.msg}|${String(fields.queue ?? '')}|${String(fields.topic ?? '')}`;
+  const last = lastWarned.get(key);
+  if (last && nowMs - last.at < REPEATED_WARNING_INTERVAL_MS) {
+    last.suppressed++;
+    return;
+  }
+  lastWarned.set(key, { at: nowMs, suppressed: 0 });
+  logger.warn(last?.suppressed ? { ...fields, suppressed: last.suppressed } : fields);
 }
 
 export function describeError(error: unknown): string {

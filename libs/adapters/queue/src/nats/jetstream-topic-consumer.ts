@@ -1,6 +1,6 @@
 import { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import { Clock, ReceivedWork, WorkHandlerFn, WorkOutcome } from '../../../../kernel/src';
-import { afterHandlerFailure, describeError, FailureBackoff, failureRetryAt, QueueLogger, runHandler, sleep } from '../work-items';
+import { afterHandlerFailure, describeError, FailureBackoff, failureRetryAt, QueueLogger, runHandler, sleep, warnAtMostEvery } from '../work-items';
 import { JetStreamTopology } from './jetstream-topology';
 import { NatsLink } from './nats-link';
 import { decodeMessage, MAX_ITEMS_PER_MESSAGE } from './work-message';
@@ -225,11 +225,11 @@ export class JetStreamTopicConsumer {
       try {
         await this.scheduleRetry(failed ? { ...work, failures: work.failures + 1 } : work, outcome.at);
       } catch (error) {
-        this.logger.warn(`work queue ${work.topic}: could not store the retry of ${work.id}, it returns after the ack wait: ${describeError(error)}`);
+        warnAtMostEvery(this.logger, { msg: 'work item retry could not be stored, it returns after the ack wait', topic: work.topic, workId: work.id, reason: describeError(error) });
         return false;
       }
     }
-    if (outcome.kind === 'drop') this.logger.warn(`work queue ${work.topic}: dropped ${work.id}: ${outcome.reason}`);
+    if (outcome.kind === 'drop') this.logger.warn({ msg: 'work item dropped', topic: work.topic, workId: work.id, reason: outcome.reason });
     return true;
   }
 
