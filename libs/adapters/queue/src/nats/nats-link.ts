@@ -1,5 +1,6 @@
 import { jetstream, JetStreamClient, jetstreamManager, JetStreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { setMaxListeners } from 'node:events';
 import { describeError, QueueLogger, sleep } from '../work-items';
 
 export type NatsConnection = Awaited<ReturnType<typeof connect>>;
@@ -38,7 +39,11 @@ export class NatsLink {
   private running: Promise<void> | null = null;
   private warned = false;
 
-  constructor(private readonly options: NatsLinkOptions) {}
+  constructor(private readonly options: NatsLinkOptions) {
+    // While NATS is away every consumer, publisher and the relay wait on it (whenUp), each listening
+    // to this signal: more than Node's 10 is expected there, not a leak (each removes its listener).
+    setMaxListeners(0, this.stopSignal.signal);
+  }
 
   get up(): boolean {
     return this.isUp && this.handles !== null && !this.handles.nc.isClosed();
