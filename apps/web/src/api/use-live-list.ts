@@ -2,9 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ListPage, mergeTop } from './list-merge';
 import { usePolling } from './use-polling';
 
-export const PAGE_SIZE = 20;
-/** The API's largest page: how much of the top of a list live refresh reads again. */
-const MAX_PAGE = 100;
+const PAGE_SIZE = 20;
+/** The API's largest page: how much of the top of a list live refresh reads again at most. */
+export const MAX_PAGE = 100;
 
 export interface LiveList<T> {
   /** null until the first page arrives. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useAction } from '../api/use-action';
-import { useLiveList } from '../api/use-live-list';
+import { MAX_PAGE, useLiveList } from '../api/use-live-list';
 import { Delivery, DELIVERY_STATUSES, DeliveryStatus } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Notice } from '../components/Notice';
@@ -9,7 +9,6 @@ import { DeliveryDetail } from './DeliveryDetail';
 import { DeliveryTable } from './DeliveryTable';
 import { RecoverForm } from './RecoverForm';
 
-const MAX_PAGE = 100;
 /** How far back a link from the events page looks for the delivery of its event. */
 const EVENT_SEARCH_PAGES = 10;
 
