@@ -7,14 +7,7 @@ export const MAX_JSON_DEPTH = 64;
 
 /** Measured without recursion, so that the check itself cannot overflow the stack. */
 export function exceedsDepth(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-  }
-  return false;
+  return firstProblem(value, limit, false) === 'too_deep';
 }
 
 export function tooDeepMessage(what: string): string {
@@ -27,13 +20,26 @@ export function tooDeepMessage(what: string): string {
  * null). One walk without recursion, over every object of the body.
  */
 export function jsonBodyProblem(body: object): string | null {
-  const stack: Array<[object, number]> = [[body, 1]];
+  switch (firstProblem(body, MAX_JSON_DEPTH, true)) {
+    case 'too_deep':
+      return tooDeepMessage('the request body');
+    case 'not_finite':
+      return 'the request body holds a number too large for a double (beyond ±1.8e308)';
+    default:
+      return null;
+  }
+}
+
+/** One walk over every object and array of `value`, without recursion; numbers are looked at only when asked. */
+function firstProblem(value: unknown, limit: number, checkNumbers: boolean): 'too_deep' | 'not_finite' | null {
+  const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
-    if (depth > MAX_JSON_DEPTH) return tooDeepMessage('the request body');
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > limit) return 'too_deep';
     for (const child of Object.values(current)) {
       if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-      else if (typeof child === 'number' && !Number.isFinite(child)) return 'the request body holds a number too large for a double (beyond ±1.8e308)';
+      else if (checkNumbers && typeof child === 'number' && !Number.isFinite(child)) return 'not_finite';
     }
   }
   return null;

@@ -19,7 +19,6 @@ import { SendKey, SendRepository } from './send.repository';
 
 /** At most this many reports in one batch call. */
 export const REPORT_BATCH_MAX = 1000;
-/** A backfilled `createdAt` may be this far ahead of the server clock (clock skew), not more. */
 /** Status lookups answered by one statement at most. */
 const MAX_LOOKUPS_PER_STATEMENT = 128;
 

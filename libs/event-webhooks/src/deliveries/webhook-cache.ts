@@ -1,7 +1,7 @@
 import { SecretBox } from '../../../kernel/src';
 import { Webhook } from '../webhooks/webhook';
 import { WebhookRepository } from '../webhooks/webhook.repository';
-import { PreviousSecret, readPreviousSecrets } from '../webhooks/previous-secrets';
+import { openPreviousSecrets, PreviousSecret } from '../webhooks/previous-secrets';
 
 export interface CachedWebhook {
   webhook: Webhook;
@@ -56,8 +56,7 @@ export class WebhookCache {
   }
 
   private open(webhook: Webhook): CachedWebhook {
-    const previous = webhook.sealedPreviousSecret ? readPreviousSecrets(this.secretBox.open(webhook.sealedPreviousSecret), webhook.previousSecretExpiresAt) : [];
-    return { webhook, secret: this.secretBox.open(webhook.sealedSecret), previous };
+    return { webhook, secret: this.secretBox.open(webhook.sealedSecret), previous: openPreviousSecrets(webhook, this.secretBox) };
   }
 }
 

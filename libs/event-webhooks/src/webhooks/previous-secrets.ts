@@ -1,3 +1,6 @@
+import type { SecretBox } from '../../../kernel/src';
+import type { Webhook } from './webhook';
+
 /**
  * The secrets rotated out of a webhook that still sign beside the current one, newest first.
  * They live in one sealed value (the `sealedPreviousSecret` of the webhook): a JSON list of
@@ -12,6 +15,11 @@ export interface PreviousSecret {
 
 /** At most this many rotated-out secrets sign at once: each is one more `v1=` in every delivery. */
 export const MAX_PREVIOUS_SECRETS = 10;
+
+/** The webhook's rotated-out secrets, opened (none when it was never rotated). */
+export function openPreviousSecrets(webhook: Pick<Webhook, 'sealedPreviousSecret' | 'previousSecretExpiresAt'>, box: SecretBox): PreviousSecret[] {
+  return webhook.sealedPreviousSecret ? readPreviousSecrets(box.open(webhook.sealedPreviousSecret), webhook.previousSecretExpiresAt) : [];
+}
 
 export function readPreviousSecrets(opened: string, legacyExpiresAt: Date | null): PreviousSecret[] {
   if (!opened.startsWith('[')) return legacyExpiresAt ? [{ secret: opened, expiresAt: legacyExpiresAt }] : [];

@@ -20,10 +20,6 @@ export interface FailureCount {
   state: Webhook['state'];
 }
 
-/**
- * Webhooks of an account. Writes are narrow on purpose: the failure counter and the state are
- * changed only by their own atomic statements, never by writing back a whole row that was read.
- */
 export interface SecretRotation {
   /** The sealed secret being rotated out, as stored. */
   replacing: string;
@@ -33,6 +29,10 @@ export interface SecretRotation {
   previousExpiresAt: Date;
 }
 
+/**
+ * Webhooks of an account. Writes are narrow on purpose: the failure counter and the state are
+ * changed only by their own atomic statements, never by writing back a whole row that was read.
+ */
 export abstract class WebhookRepository {
   /** Inserts unless the account already has `maxPerAccount` webhooks; false when the limit is reached. */
   abstract insertWithinLimit(webhook: Webhook, maxPerAccount: number): Promise<boolean>;

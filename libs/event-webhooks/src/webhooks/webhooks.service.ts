@@ -15,7 +15,7 @@ import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { OperationalEvents } from './operational-events';
 import { ApiFamily, checkDescription, checkEvents, checkUrl, MAX_WEBHOOKS_PER_ACCOUNT, viewOf, Webhook, WebhookView } from './webhook';
 import { WebhookRepository } from './webhook.repository';
-import { afterRotation, readPreviousSecrets, writePreviousSecrets } from './previous-secrets';
+import { afterRotation, openPreviousSecrets, writePreviousSecrets } from './previous-secrets';
 
 export interface WebhookInput {
   url?: unknown;
@@ -141,9 +141,8 @@ export class WebhooksService {
       const current = await this.find(accountId, id);
       const now = this.clock.now();
       const secret = generateSecret();
-      const earlier = current.sealedPreviousSecret ? readPreviousSecrets(this.secretBox.open(current.sealedPreviousSecret), current.previousSecretExpiresAt) : [];
       const rotatedOut = { secret: this.secretBox.open(current.sealedSecret), expiresAt: new Date(now.getTime() + this.settings.rotationGraceMs) };
-      const previous = afterRotation(rotatedOut, earlier, now);
+      const previous = afterRotation(rotatedOut, openPreviousSecrets(current, this.secretBox), now);
       const rotation = {
         replacing: current.sealedSecret,
         sealedSecret: this.secretBox.seal(secret),
