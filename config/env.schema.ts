@@ -30,6 +30,8 @@ export interface AppConfig {
     sqlitePath: string;
     /** DATABASE_URL: mysql://user:pass@host:port/db, required when STORAGE=mysql. */
     databaseUrl: string | null;
+    /** DATABASE_STATEMENT_TIMEOUT: a MySQL statement that may be given up without committing anything is, after this long (default 10s). */
+    statementTimeoutMs: number;
   };
   queue: {
     /** QUEUE: `database` (durable queue in the SQL database, default) or `nats` (JetStream). */

@@ -5,7 +5,7 @@ describe(loadConfig.name, () => {
     const sut = loadConfig({});
     expect(sut.http.port).toBe(3000);
     expect(sut.http.publicBaseUrl).toBe('http://localhost:3000');
-    expect(sut.storage).toEqual({ kind: 'sqlite', sqlitePath: './data/service.db', databaseUrl: null });
+    expect(sut.storage).toEqual({ kind: 'sqlite', sqlitePath: './data/service.db', databaseUrl: null, statementTimeoutMs: 10_000 });
     expect(sut.queue).toEqual({ kind: 'database', natsUrl: 'nats://127.0.0.1:4222', natsPrefix: 'webhooks', natsReplicas: 1 });
     expect(sut.delivery.timeoutMs).toBe(10_000);
     expect(sut.delivery.retryScheduleMs).toEqual([10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 86_400_000]);

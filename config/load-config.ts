@@ -29,6 +29,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       kind: storageKind,
       sqlitePath: read(env, 'SQLITE_PATH') ?? './data/service.db',
       databaseUrl,
+      statementTimeoutMs: duration(env, 'DATABASE_STATEMENT_TIMEOUT', '10s'),
     },
     queue: {
       kind: oneOf(env, 'QUEUE', ['database', 'nats'] as const, 'database'),

@@ -36,7 +36,7 @@ describeSendRepositoryContract('sqlite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'wh-send-status-'));
   const sqlitePath = join(dir, 'service.db');
   return handleFor(
-    () => openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null }),
+    () => openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null, statementTimeoutMs: 10_000 }),
     async () => rmSync(dir, { recursive: true, force: true }),
     // SQLite storage is one process with one connection (better-sqlite3 waits for a lock
     // synchronously, so two connections in one process would block each other's event loop).
@@ -48,7 +48,7 @@ describeSendRepositoryContract('mariadb', async () => {
   if (!(await profileAvailable('mysql-nats'))) return null;
   const database = await createMysqlDatabase('wh_send_status');
   return handleFor(
-    () => openDatabase({ kind: 'mysql', sqlitePath: '', databaseUrl: database.url }),
+    () => openDatabase({ kind: 'mysql', sqlitePath: '', databaseUrl: database.url, statementTimeoutMs: 10_000 }),
     () => database.drop(),
     true,
   );

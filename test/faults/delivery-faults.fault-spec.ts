@@ -14,6 +14,12 @@ import { assertBuilt, FaultStack, OTHER_EVENT_TYPE } from './fault-stack';
  */
 const OUTAGE_MS = 5_000;
 /**
+ * Longer than a request can wait: up to 10 s for its turn to commit (GROUP_COMMIT_WAIT_LIMIT_MS),
+ * then up to DATABASE_STATEMENT_TIMEOUT (10 s) on a statement. Requests that arrive during the stall
+ * must give up before it ends.
+ */
+const STALL_MS = 25_000;
+/**
  * Handler failures before an item is dead (WORK_MAX_HANDLER_FAILURES), low so the poison case is
  * quick, yet enough that their backoffs (2 + 4 + 8 + 16 s) outlast DELIVERY_SWEEP_AFTER: the
  * sweeper must leave an item that waits for its retry alone, not start it over with a fresh count.
@@ -143,6 +149,67 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
     // While the database is away, intake refuses with 503 (and nothing but 503).
     expect(statusesWhileDown.get(503) ?? 0).toBeGreaterThan(0);
     expect([...statusesWhileDown.keys()].filter((status) => status !== 503 && status !== 202)).toEqual([]);
+    expect(recoveredAt).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('h) answers 503 within DATABASE_STATEMENT_TIMEOUT while MariaDB stops answering the API, and loses nothing accepted', async () => {
+    const mysqlProxy = stack.mysqlProxy!;
+    const run = new CaseRun('h: MariaDB stops answering the API 25 s during intake', stack);
+    // The group-commit wait limit and the default DATABASE_STATEMENT_TIMEOUT, 10 s each, and a margin for a loaded machine.
+    const answerWithinMs = 10_000 + 10_000 + 3_000;
+    let stalledAt = 0;
+    let resumedAt = 0;
+    let recoveredAt = 0;
+    let stopping = false;
+    const requests: Array<{ startedAt: number; endedAt: number; status: number }> = [];
+    let readDuringStall = { status: 0, body: '', ms: 0 };
+    const producer = async (first: number) => {
+      for (let seq = first; !stopping; seq += 4) {
+        const startedAt = Date.now();
+        const { status } = await run.publish(50, seq);
+        const endedAt = Date.now();
+        requests.push({ startedAt, endedAt, status });
+        if (resumedAt && startedAt >= resumedAt && status === 202 && !recoveredAt) recoveredAt = endedAt;
+        if (run.accepted.size >= EVENTS_PER_CASE && recoveredAt) stopping = true;
+        await sleep(status === 202 ? 50 : 200);
+      }
+    };
+    const producers = Promise.all([0, 1, 2, 3].map((n) => producer(8000 + n)));
+    try {
+      await run.untilAccepted(500);
+      mysqlProxy.stall();
+      stalledAt = Date.now();
+      const readStartedAt = Date.now();
+      readDuringStall = { ...(await stack.request('GET', '/v3/Webhook', undefined, { 'api-key': stack.apiKey })), ms: Date.now() - readStartedAt };
+      await sleep(STALL_MS - (Date.now() - stalledAt));
+      mysqlProxy.resume();
+      resumedAt = Date.now();
+      await run.untilAccepted(EVENTS_PER_CASE, 120_000);
+    } finally {
+      stopping = true;
+      mysqlProxy.resume();
+      await producers;
+    }
+    const completedAt = await run.waitForAll();
+    // Answers within 100 ms of the stall may carry a commit made just before it.
+    const overlapping = requests.filter((r) => r.endedAt > stalledAt + 100 && r.startedAt < resumedAt);
+    const answeredDuringStall = overlapping.filter((r) => r.endedAt < resumedAt);
+    const startedDuringStall = overlapping.filter((r) => r.startedAt >= stalledAt);
+    const waited = (r: { startedAt: number; endedAt: number }) => Math.min(r.endedAt, resumedAt) - Math.max(r.startedAt, stalledAt);
+    run.report(
+      recoveredAt ? recoveredAt - resumedAt : null,
+      `first 202 after MariaDB answered again (intake requests during the stall: ${overlapping.length}, waits ${overlapping.map((r) => `${waited(r)} ms${r.endedAt < resumedAt ? ` -> ${r.status}` : ' -> after it'}`).join(', ')}; ` +
+        `GET /v3/Webhook during it: ${readDuringStall.status} in ${readDuringStall.ms} ms; events delivered without a 202: ${deliveredWithout202(stack)}; all delivered ${seconds(resumedAt, completedAt)} after)`,
+    );
+    // Nothing hangs for the length of the stall: a request gave up with 503 within its wait and
+    // statement limits, or was still within them when MariaDB came back. Only a COMMIT already
+    // sent waits (it may commit): requests in flight at the stall may be answered after it.
+    expect(answeredDuringStall.length).toBeGreaterThan(0);
+    expect(startedDuringStall.filter((r) => r.endedAt < resumedAt).length).toBeGreaterThan(0);
+    expect(answeredDuringStall.filter((r) => r.status !== 503)).toEqual([]);
+    expect(startedDuringStall.filter((r) => waited(r) > answerWithinMs)).toEqual([]);
+    expect({ status: readDuringStall.status, code: (JSON.parse(readDuringStall.body) as { code?: string }).code }).toEqual({ status: 503, code: 'unavailable' });
+    expect(readDuringStall.ms).toBeLessThan(answerWithinMs);
     expect(recoveredAt).toBeGreaterThan(0);
   }, 300_000);
 

@@ -56,11 +56,11 @@ export async function openTestDatabase(kind: 'sqlite' | 'mysql'): Promise<TestDa
   let cleanUp: () => Promise<void>;
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'wh-test-'));
-    storage = { kind: 'sqlite', sqlitePath: join(dir, 'service.db'), databaseUrl: null };
+    storage = { kind: 'sqlite', sqlitePath: join(dir, 'service.db'), databaseUrl: null, statementTimeoutMs: 10_000 };
     cleanUp = async () => rmSync(dir, { recursive: true, force: true });
   } else {
     const database = await createMysqlDatabase('wh_test');
-    storage = { kind: 'mysql', sqlitePath: '', databaseUrl: database.url };
+    storage = { kind: 'mysql', sqlitePath: '', databaseUrl: database.url, statementTimeoutMs: 10_000 };
     cleanUp = database.drop;
   }
   const opened: TypeormDatabase[] = [];

@@ -3,8 +3,10 @@ import { AddressInfo, createServer, Server, Socket } from 'node:net';
 /**
  * A TCP proxy 127.0.0.1:<random port> -> target, for fault tests: `close()` destroys every open
  * connection and stops listening (new connects are refused, like a server that went away),
- * `reopen()` listens on the same port again. It lets a test cut one process off MariaDB or NATS
- * without touching the machine's own servers.
+ * `reopen()` listens on the same port again. `stall()` keeps every connection open and takes new
+ * ones but relays nothing until `resume()`, like a server that froze or a network that drops
+ * packets. It lets a test cut one process off MariaDB or NATS without touching the machine's own
+ * servers.
  */
 export interface TcpProxy {
   readonly port: number;
@@ -14,13 +16,20 @@ export interface TcpProxy {
   readonly connections: number;
   close(): Promise<void>;
   reopen(): Promise<void>;
+  stall(): void;
+  resume(): void;
   /** Stops listening and destroys every connection. */
   shutdown(): Promise<void>;
 }
 
 export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'): Promise<TcpProxy> {
   let open = true;
-  const pairs = new Set<{ client: Socket; upstream: Socket }>();
+  let stalled = false;
+  const pairs = new Set<{ client: Socket; upstream: Socket; connected: boolean }>();
+  const relay = (pair: { client: Socket; upstream: Socket }) => {
+    pair.client.pipe(pair.upstream);
+    pair.upstream.pipe(pair.client);
+  };
 
   const server: Server = createServer((client) => {
     if (!open) {
@@ -29,7 +38,7 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
     }
     client.setNoDelay(true);
     const upstream = new Socket();
-    const pair = { client, upstream };
+    const pair = { client, upstream, connected: false };
     pairs.add(pair);
     const end = () => {
       pairs.delete(pair);
@@ -40,8 +49,8 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
     upstream.on('error', end).on('close', end);
     upstream.connect(targetPort, targetHost, () => {
       upstream.setNoDelay(true);
-      client.pipe(upstream);
-      upstream.pipe(client);
+      pair.connected = true;
+      if (!stalled) relay(pair);
     });
   });
   const listen = (onPort: number) =>
@@ -92,6 +101,21 @@ export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1'
         }
       }
       open = true;
+    },
+    stall() {
+      if (stalled) return;
+      stalled = true;
+      for (const { client, upstream } of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    resume() {
+      if (!stalled) return;
+      stalled = false;
+      for (const pair of pairs) if (pair.connected) relay(pair);
     },
     async shutdown() {
       open = false;

@@ -64,4 +64,37 @@ describe(Batcher.name, () => {
     const sut = new Batcher(async () => [], { maxSize: 10 });
     await expect(sut.submit(1)).rejects.toThrow('0 outputs for 1 inputs');
   });
+
+  it('gives up on inputs that waited giveUp.afterMs for a batch, and runs none of them', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+    try {
+      const batches: string[][] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const sut = new Batcher(
+        async (inputs: string[]) => {
+          batches.push(inputs);
+          await gate;
+          return inputs;
+        },
+        { maxSize: 10, giveUp: { afterMs: 1_000, error: () => new Error('gave up') } },
+      );
+      const stuck = sut.submit('in the running batch');
+      await tick();
+      const early = sut.submit('waited 1 s');
+      jest.advanceTimersByTime(600);
+      const late = sut.submit('waited 0.4 s');
+      const outcomes = Promise.allSettled([early, late]);
+      jest.advanceTimersByTime(400);
+      await expect(early).rejects.toThrow('gave up');
+      expect(sut.waiting).toBe(1);
+      release();
+      await expect(stuck).resolves.toBe('in the running batch');
+      await expect(late).resolves.toBe('waited 0.4 s');
+      await outcomes;
+      expect(batches).toEqual([['in the running batch'], ['waited 0.4 s']]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

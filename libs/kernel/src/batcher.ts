@@ -10,18 +10,25 @@ export interface BatcherOptions {
   maxSize: number;
   /** Batches running at once (default 1). */
   maxConcurrent?: number;
+  /**
+   * Inputs still waiting for a batch after `afterMs` (all batches busy that long) are rejected with
+   * `error()`. Nothing of them has run, so the caller may say that nothing was done.
+   */
+  giveUp?: { afterMs: number; error: () => unknown };
 }
 
 interface Pending<I, O> {
   input: I;
   resolve(output: O): void;
   reject(error: unknown): void;
+  queuedAt: number;
 }
 
 export class Batcher<I, O> {
   private pending: Array<Pending<I, O>> = [];
   private running = 0;
   private scheduled = false;
+  private watchdog: NodeJS.Timeout | null = null;
   private readonly maxConcurrent: number;
 
   /** `run` returns one output per input, in the same order. */
@@ -35,8 +42,9 @@ export class Batcher<I, O> {
 
   submit(input: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.pending.push({ input, resolve, reject });
+      this.pending.push({ input, resolve, reject, queuedAt: Date.now() });
       this.schedule();
+      this.watch();
     });
   }
 
@@ -63,6 +71,22 @@ export class Batcher<I, O> {
         this.schedule();
       });
     }
+  }
+
+  /** One timer at a time, due when the oldest waiting input would reach giveUp.afterMs. */
+  private watch(): void {
+    const giveUp = this.options.giveUp;
+    if (!giveUp || this.watchdog || this.pending.length === 0) return;
+    const dueIn = Math.max(0, this.pending[0].queuedAt + giveUp.afterMs - Date.now());
+    this.watchdog = setTimeout(() => {
+      this.watchdog = null;
+      const cutoff = Date.now() - giveUp.afterMs;
+      let expired = 0;
+      while (expired < this.pending.length && this.pending[expired].queuedAt <= cutoff) expired++;
+      for (const p of this.pending.splice(0, expired)) p.reject(giveUp.error());
+      this.watch();
+    }, dueIn);
+    this.watchdog.unref();
   }
 
   private async runBatch(batch: Array<Pending<I, O>>): Promise<void> {

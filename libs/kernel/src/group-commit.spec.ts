@@ -1,3 +1,4 @@
+import { DomainError, unavailable } from './errors';
 import { GroupCommit } from './group-commit';
 
 describe(GroupCommit.name, () => {
@@ -35,5 +36,16 @@ describe(GroupCommit.name, () => {
     }, { maxSize: 10 });
     await expect(sut.submit('x')).rejects.toThrow('storage unavailable');
     expect(calls).toBe(1);
+  });
+
+  it('fails a whole group at once when storage is unavailable, without trying each input alone', async () => {
+    const commits: string[][] = [];
+    const sut = new GroupCommit(async (inputs: string[]) => {
+      commits.push(inputs);
+      throw unavailable('storage is unavailable; nothing was accepted');
+    }, { maxSize: 10 });
+    const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((input) => sut.submit(input)));
+    expect(outcomes.map((o) => o.status === 'rejected' && (o.reason as DomainError).code)).toEqual(['unavailable', 'unavailable', 'unavailable']);
+    expect(commits).toEqual([['a', 'b', 'c']]);
   });
 });

@@ -12,7 +12,7 @@ describe('SQLite files', () => {
 
   it('creates the database, its WAL and its folder for their owner alone', async () => {
     const sqlitePath = join(dir, 'data', 'service.db');
-    const db = await openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null });
+    const db = await openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null, statementTimeoutMs: 10_000 });
     try {
       await db.exec('CREATE TABLE mode_check (id INTEGER)');
       expect(modeOf(join(dir, 'data'))).toBe(0o700);
@@ -27,7 +27,7 @@ describe('SQLite files', () => {
     const sqlitePath = join(dir, 'shared.db');
     writeFileSync(sqlitePath, '');
     chmodSync(sqlitePath, 0o640);
-    const db = await openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null });
+    const db = await openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null, statementTimeoutMs: 10_000 });
     await db.dataSource.destroy();
     expect(modeOf(sqlitePath)).toBe(0o640);
   });

@@ -5,6 +5,7 @@ import type { AppConfig } from '../../../../config/load-config';
 import { DomainError } from '../../../kernel/src';
 import { ALL_MIGRATIONS } from './migrations';
 import { mysqlQueryFormat } from './mysql-query-format';
+import { cutOffSlowStatements, type MysqlPool } from './mysql-statement-deadline';
 import { TypeormDatabase } from './typeorm-database';
 
 /** Builds the TypeORM DataSource for the configured storage and brings its schema up to date. */
@@ -16,6 +17,8 @@ export async function openDatabase(storage: AppConfig['storage']): Promise<Typeo
   });
   const db = new TypeormDatabase(dataSource, storage.kind === 'mysql' ? 'mysql' : 'sqlite');
   await runMigrations(db);
+  // After the migrations, whose statements (a table rebuilt, the migration lock) may rightly take long.
+  if (storage.kind === 'mysql') cutOffSlowStatements((dataSource.driver as unknown as { pool: MysqlPool }).pool, storage.statementTimeoutMs);
   return db;
 }
 
