@@ -521,6 +521,29 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     await api(apiKey).delete(`/v3/automations/webhook-targets/${target.id}`).expect(204);
   });
 
+  it('lets either a target delete or a workflow naming that target win a race, never both', async () => {
+    if (skip) return;
+    const { apiKey } = await sut.createAccount();
+    const winners: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const target = await createTarget(apiKey);
+      const steps = [{ type: 'send_webhook', targetId: target.id, body: {} }];
+      const [deleted, created] = await Promise.all([
+        api(apiKey).delete(`/v3/automations/webhook-targets/${target.id}`),
+        api(apiKey).post('/v3/automations/workflows', { name: `race ${i}`, trigger: { type: 'incoming_webhook' }, steps }),
+      ]);
+      const remaining = await api(apiKey).get(`/v3/automations/webhook-targets/${target.id}`);
+      if (created.status === 201) {
+        winners.push('workflow');
+        expect({ deleted: deleted.status, code: deleted.body.code, target: remaining.status }).toEqual({ deleted: 400, code: 'invalid_parameter', target: 200 });
+      } else {
+        winners.push('delete');
+        expect({ deleted: deleted.status, created: created.status, code: created.body.code, target: remaining.status }).toEqual({ deleted: 204, created: 400, code: 'invalid_parameter', target: 404 });
+      }
+    }
+    expect(winners).toHaveLength(12);
+  });
+
   it('rate-limits each trigger URL on its own with 429 and Retry-After', async () => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();

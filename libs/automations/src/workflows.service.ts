@@ -42,11 +42,11 @@ export class WorkflowsService {
 
   async create(accountId: number, input: WorkflowInput): Promise<WorkflowView> {
     const definition = parseWorkflowDefinition(input);
-    await this.checkTargets(accountId, definition.steps);
     const now = this.clock.now();
     const workflow: Workflow = { id: newId('wf', now.getTime()), accountId, ...definition, state: 'draft', triggerTokenHash: null, createdAt: now, updatedAt: now };
     await this.uow.run(async () => {
       if ((await this.workflows.countByAccount(accountId)) >= MAX_WORKFLOWS_PER_ACCOUNT) throw limitExceeded(`an account has at most ${MAX_WORKFLOWS_PER_ACCOUNT} workflows`);
+      await this.checkTargets(accountId, definition.steps);
       await this.workflows.insert(workflow);
     });
     return toWorkflowView(workflow);
@@ -123,14 +123,11 @@ export class WorkflowsService {
     return workflow;
   }
 
-  /** Every send_webhook step must name a target of this account. */
+  /** Every send_webhook step must name a target of this account, held until the workflow is saved. */
   private async checkTargets(accountId: number, steps: readonly WorkflowStep[]): Promise<void> {
-    const known = new Map<string, boolean>();
-    for (const id of targetIdsOf(steps)) {
-      known.set(id, looksLikeId('tgt', id) && (await this.targets.findById(accountId, id)) !== null);
-    }
+    const known = await this.targets.holdExisting(accountId, targetIdsOf(steps).filter((id) => looksLikeId('tgt', id)));
     steps.forEach((step, i) => {
-      if (step.type === 'send_webhook' && !known.get(step.targetId)) {
+      if (step.type === 'send_webhook' && !known.has(step.targetId)) {
         throw invalidParameter(`steps[${i}].targetId: no webhook target ${step.targetId} in this account`);
       }
     });

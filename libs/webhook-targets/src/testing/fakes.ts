@@ -18,6 +18,9 @@ export class InMemoryTargetRepository extends WebhookTargetRepository {
     const row = this.rows.get(id);
     return row && row.accountId === accountId ? copy(row) : null;
   }
+  async holdExisting(accountId: number, ids: readonly string[]) {
+    return new Set(ids.filter((id) => this.rows.get(id)?.accountId === accountId));
+  }
   async listByAccount(accountId: number, afterId: string | null, limit: number) {
     return [...this.rows.values()]
       .filter((t) => t.accountId === accountId && (afterId === null || t.id > afterId))

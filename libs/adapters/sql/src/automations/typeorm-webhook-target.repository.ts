@@ -62,6 +62,15 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
     return row ? toTarget(row) : null;
   }
 
+  async holdExisting(accountId: number, ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id FROM webhook_targets WHERE account_id = ? AND id IN (${ids.map(() => '?').join(', ')})${sharedLock(this.db)}`,
+      [accountId, ...ids],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
   async listByAccount(accountId: number, afterId: string | null, limit: number): Promise<WebhookTarget[]> {
     const after = afterId === null ? '' : ' AND id > ?';
     const rows = await this.db.query<TargetRow>(`SELECT ${COLUMNS} FROM webhook_targets WHERE account_id = ?${after} ORDER BY id LIMIT ${Math.floor(limit)}`, afterId === null ? [accountId] : [accountId, afterId]);
@@ -86,8 +95,18 @@ export class TypeormTargetUsage extends TargetUsage {
 
   async workflowsUsing(accountId: number, targetId: string): Promise<Array<{ id: string; name: string }>> {
     return this.db.query<{ id: string; name: string }>(
-      'SELECT w.id, w.name FROM workflow_targets wt JOIN workflows w ON w.id = wt.workflow_id WHERE wt.target_id = ? AND wt.account_id = ? ORDER BY w.id',
+      `SELECT w.id, w.name FROM workflow_targets wt JOIN workflows w ON w.id = wt.workflow_id WHERE wt.target_id = ? AND wt.account_id = ? ORDER BY w.id${sharedLock(this.db)}`,
       [targetId, accountId],
     );
   }
+}
+
+/**
+ * A target's delete and a workflow naming it lock each other out on MySQL: a locking read sees the
+ * latest commit (not the transaction's snapshot) and holds what it read, and the gap it read, until
+ * the end; each side then waits for the other, or InnoDB picks one to roll back and it runs again
+ * (TypeormDatabase retries deadlocks). SQLite runs one transaction at a time.
+ */
+function sharedLock(db: TypeormDatabase): string {
+  return db.dialect === 'mysql' && db.inTransaction() ? ' LOCK IN SHARE MODE' : '';
 }
