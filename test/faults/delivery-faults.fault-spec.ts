@@ -152,9 +152,9 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
     expect(recoveredAt).toBeGreaterThan(0);
   }, 300_000);
 
-  it('h) answers 503 within DATABASE_STATEMENT_TIMEOUT while MariaDB stops answering the API, and loses nothing accepted', async () => {
+  it('i) answers 503 within DATABASE_STATEMENT_TIMEOUT while MariaDB stops answering the API, and loses nothing accepted', async () => {
     const mysqlProxy = stack.mysqlProxy!;
-    const run = new CaseRun('h: MariaDB stops answering the API 25 s during intake', stack);
+    const run = new CaseRun('i: MariaDB stops answering the API 25 s during intake', stack);
     // The group-commit wait limit and the default DATABASE_STATEMENT_TIMEOUT, 10 s each, and a margin for a loaded machine.
     const answerWithinMs = 10_000 + 10_000 + 3_000;
     let stalledAt = 0;
