@@ -18,8 +18,8 @@ const TIMESTAMP = { type: String, format: 'date-time', example: '2024-11-22T10:0
 
 export class CreateSendDto {
   @ApiProperty({ example: 42, description: 'The account the send belongs to' })
-  @IsInt()
-  @Min(1)
+  @IsInt({ message: 'accountId must be a positive integer' })
+  @Min(1, { message: 'accountId must be a positive integer' })
   accountId!: number;
 
   @ApiProperty({ example: 'jane@example.com', maxLength: 254, description: 'Recipient address (ASCII local part, dotted domain)' })
