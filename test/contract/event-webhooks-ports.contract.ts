@@ -116,6 +116,25 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect((await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: 'wh_gone', failures: 1, reset: false }]))).size).toBe(0);
       });
 
+      it("keeps a receiver's pause, extended but never shortened, for every reader of the webhook and of its deliveries", async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const d = await stored(w);
+        expect((await p().webhooks.findById(w.id))!.pausedUntil).toBeNull();
+        const [unpaused] = await p().deliveries.findForDispatch([d.id]);
+        expect(unpaused.webhookPausedUntil).toBeNull();
+        const later = new Date(T0.getTime() + 30_000);
+        await p().webhooks.pauseUntil([{ webhookId: w.id, until: later }]);
+        await p().webhooks.pauseUntil([{ webhookId: w.id, until: new Date(T0.getTime() + 5_000) }, { webhookId: 'wh_missing', until: later }]);
+        expect((await p().webhooks.findById(w.id))!.pausedUntil).toEqual(later);
+        expect((await p().webhooks.findForAccount(w.accountId, w.id))!.pausedUntil).toEqual(later);
+        const [paused] = await p().deliveries.findForDispatch([d.id]);
+        expect(paused.webhookPausedUntil).toEqual(later);
+        const longer = new Date(T0.getTime() + 60_000);
+        await p().webhooks.pauseUntil([{ webhookId: w.id, until: longer }]);
+        expect((await p().webhooks.findById(w.id))!.pausedUntil).toEqual(longer);
+      });
+
       it('replaces a secret only over the one the caller read; settings change; delete removes it', async () => {
         if (skip()) return;
         const w = await setUp();

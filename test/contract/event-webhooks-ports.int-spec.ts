@@ -13,7 +13,7 @@ import { describeEventWebhooksPorts, EventWebhooksPorts } from './event-webhooks
 describeEventWebhooksPorts('in-memory fakes', async (): Promise<EventWebhooksPorts> => {
   const webhooks = new InMemoryWebhookRepository();
   const events = new InMemoryEventRepository();
-  const deliveries = new InMemoryDeliveryRepository(events, (id) => webhooks.rows.get(id)?.updatedAt.getTime() ?? null);
+  const deliveries = new InMemoryDeliveryRepository(events, (id) => webhooks.rows.get(id) ?? null);
   return { webhooks, events, deliveries, stats: new InMemoryWebhookStatsRepository(deliveries), transaction: (work) => work(), close: async () => undefined };
 });
 

@@ -20,6 +20,7 @@ export function webhookRow(accountId: number, at: Date, overrides: Partial<Webho
     sealedSecret: 'sealed-1',
     sealedPreviousSecret: null,
     previousSecretExpiresAt: null,
+    pausedUntil: null,
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../support/eventually';
+import { sleep } from '../support/waiting';
 import { DIST, startProcess, waitForOutput } from '../support/processes';
 import { ReceivedRequest, Receiver, startReceiver } from '../support/receiver';
 import { PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';
@@ -760,6 +761,57 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
         return perProcess;
       }, WAIT_MS);
       expect(shares.every((share) => share > 0)).toBe(true);
+    } finally {
+      for (const d of dispatchers) d.child.kill('SIGTERM');
+      await Promise.all(dispatchers.map((d) => d.exited));
+      await api.close();
+    }
+  });
+
+  it("holds a receiver's Retry-After across dispatcher processes, and waiting deliveries show when the pause ends", async () => {
+    if (skip) return;
+    const entry = 'apps/dispatcher/src/main.js';
+    if (!existsSync(join(DIST, entry))) throw new Error(`${join(DIST, entry)} is missing: run npm run build first (npm test does)`);
+    const api = await startTestApp(profile, { env: { ...ENV, DISPATCHER_ENABLED: 'false', WEBHOOK_DISABLE_AFTER: '100' } });
+    const { storage, queue } = api.config;
+    const shared: Record<string, string> =
+      storage.kind === 'sqlite'
+        ? { STORAGE: 'sqlite', SQLITE_PATH: storage.sqlitePath, QUEUE: 'database' }
+        : { STORAGE: 'mysql', DATABASE_URL: storage.databaseUrl!, QUEUE: 'nats', NATS_URL: queue.natsUrl, NATS_PREFIX: queue.natsPrefix };
+    const dispatchers = [1, 2].map(() => startProcess(entry, { ...ENV, ...shared, WEBHOOK_DISABLE_AFTER: '100', ALLOW_PRIVATE_TARGETS: 'true', DISPATCHER_CONCURRENCY: '4' }));
+    try {
+      await Promise.all(dispatchers.map((d) => waitForOutput(d, /dispatcher started/)));
+      const account = await api.createAccount();
+      const r = await receiver();
+      r.respond({ status: 429, headers: { 'retry-after': '4' } });
+      const { id } = (await api.http().post('/v3/Webhook').set('api-key', account.apiKey).send({ url: `${r.url}/busy`, events: ['email.delivered'] }).expect(201)).body;
+      const publishTo = (events: number) =>
+        api
+          .http()
+          .post('/internal/events/batch')
+          .set('authorization', `Bearer ${api.tokens.internal}`)
+          .send({ events: Array.from({ length: events }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: delivered(i + 1) })) })
+          .expect(202);
+      const deliveries = async () => (await api.http().get(`/v3/Webhook/${id}/deliveries?limit=100`).set('api-key', account.apiKey).expect(200)).body.deliveries as Array<Record<string, any>>;
+
+      await publishTo(1);
+      // The 429 is recorded (with the pause) once its delivery lists the attempt.
+      const [first] = await eventually(async () => {
+        const listed = await deliveries();
+        expect(listed[0].attempts).toHaveLength(1);
+        return listed;
+      }, WAIT_MS);
+      const pausedAt = r.requests[0].at;
+      await publishTo(8);
+      const waiting = await deliveries();
+      expect(waiting).toHaveLength(9);
+      // Every waiting delivery shows the pause's end (4 s after the 429), not a time already past.
+      for (const d of waiting) expect(new Date(d.nextAttemptAt).getTime()).toBeGreaterThanOrEqual(new Date(first.attempts[0].at).getTime() + 3_900);
+      await sleep(pausedAt + 3_700 - Date.now());
+      // Neither dispatcher called the receiver while it asked to wait.
+      expect(r.requests.map((request) => request.at - pausedAt)).toEqual([0]);
+      await eventually(() => expect(r.requests.length).toBeGreaterThan(1), WAIT_MS);
+      expect(r.requests[1].at - pausedAt).toBeGreaterThanOrEqual(3_900);
     } finally {
       for (const d of dispatchers) d.child.kill('SIGTERM');
       await Promise.all(dispatchers.map((d) => d.exited));

@@ -4,8 +4,8 @@ import { statsRowsOf } from '../stats/webhook-stats';
 import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { disableWebhook } from '../webhooks/disable-webhook';
 import { crossedFailing, OperationalEvents } from '../webhooks/operational-events';
-import { AttemptTally, FailureCount, WebhookRepository } from '../webhooks/webhook.repository';
-import { afterAttempt, Attempt, AttemptOutcome, WebhookStanding } from './delivery';
+import { AttemptTally, FailureCount, WebhookPause, WebhookRepository } from '../webhooks/webhook.repository';
+import { afterAttempt, Attempt, AttemptOutcome, pauseEnd, WebhookStanding } from './delivery';
 import { DeliveryRepository, DispatchDelivery, RecordedAttempt } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { deliveryWorkItem } from './delivery-work';
@@ -63,6 +63,8 @@ export class AttemptRecorder {
       const now = this.clock.now();
       const tallies = tallyOf(kept);
       const counts = await this.webhooks.tallyAttempts(tallies);
+      const pauses = pausesOf(kept, now);
+      if (pauses.length > 0) await this.webhooks.pauseUntil(pauses);
       const standing = new Map<string, WebhookStanding>();
       for (const tally of tallies) {
         const count = counts.get(tally.webhookId);
@@ -138,4 +140,16 @@ export function tallyOf(attempts: Array<Pick<FinishedAttempt, 'success'> & { del
     tallies.set(delivery.webhookId, tally);
   }
   return [...tallies.values()];
+}
+
+/** The latest pause each webhook's receiver asked for in this batch (Retry-After), for every dispatcher to keep. */
+function pausesOf(finished: FinishedAttempt[], now: Date): WebhookPause[] {
+  const latest = new Map<string, Date>();
+  for (const f of finished) {
+    if (f.retryAfterMs === undefined) continue;
+    const until = pauseEnd(now, f.retryAfterMs);
+    const known = latest.get(f.delivery.webhookId);
+    if (!known || until > known) latest.set(f.delivery.webhookId, until);
+  }
+  return [...latest].map(([webhookId, until]) => ({ webhookId, until }));
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Batcher, callOutcome, Clock, isCurrentWork, OutboundHttp, ReceivedWork, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
-import { Attempt, isWaiting, RETRY_AFTER_MAX_MS } from './delivery';
+import { Attempt, isWaiting, pauseEnd } from './delivery';
 import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { DELIVERY_TOPIC, readDeliveryWorkPayload } from './delivery-work';
@@ -119,6 +119,8 @@ export class DeliveryHandler extends WorkHandler {
     const now = this.clock.now();
     if (delivery.nextAttemptAt && delivery.nextAttemptAt > now) return { kind: 'retry', at: delivery.nextAttemptAt };
 
+    // A pause another dispatcher recorded holds here too (this process's own is in the lanes already).
+    if (job.webhookPausedUntil && job.webhookPausedUntil > now) this.lanes.pause(delivery.webhookId, job.webhookPausedUntil.getTime());
     const webhook = job.webhookVersion === null ? null : await this.webhooks.get(delivery.webhookId, job.webhookVersion);
     if (!webhook || webhook.webhook.state === 'disabled') {
       await this.deliveries.settle(delivery.id, delivery.seq, webhook ? 'skipped' : 'cancelled', now);
@@ -167,7 +169,7 @@ export class DeliveryHandler extends WorkHandler {
     });
     // Retry-After speaks for this endpoint: its other deliveries wait (out of the origin's lane), the
     // origin's other webhooks, often other accounts' on a shared host, do not.
-    if (result.retryAfterMs !== undefined) this.lanes.pause(delivery.webhookId, this.clock.nowMs() + Math.min(result.retryAfterMs, RETRY_AFTER_MAX_MS));
+    if (result.retryAfterMs !== undefined) this.lanes.pause(delivery.webhookId, pauseEnd(this.clock.now(), result.retryAfterMs).getTime());
     const { success } = result;
     const attempt: Attempt = {
       at: startedAt,

@@ -24,6 +24,8 @@ export interface DispatchJob {
   body: string;
   /** Changes whenever the webhook's settings, secrets or state change (cache key); null when the webhook is gone. */
   webhookVersion: number | null;
+  /** The webhook's pause (Webhook.pausedUntil), read with the delivery: a pause another dispatcher met holds here too. */
+  webhookPausedUntil: Date | null;
 }
 
 export interface ClaimRequest {

@@ -70,9 +70,16 @@ export interface Delivery {
 
 export type DeliveryView = Pick<Delivery, 'id' | 'eventId' | 'eventType' | 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt'>;
 
-export function deliveryViewOf(delivery: Delivery): DeliveryView {
-  const { id, eventId, eventType, status, attempts, nextAttemptAt, createdAt } = delivery;
-  return { id, eventId, eventType, status, attempts, nextAttemptAt, createdAt };
+/** A waiting delivery of a webhook paused by its receiver shows the pause's end when that is later. */
+export function deliveryViewOf(delivery: Delivery, pausedUntil: Date | null = null): DeliveryView {
+  const { id, eventId, eventType, status, attempts, createdAt } = delivery;
+  const paused = pausedUntil !== null && delivery.nextAttemptAt !== null && isWaiting(status) && pausedUntil > delivery.nextAttemptAt;
+  return { id, eventId, eventType, status, attempts, nextAttemptAt: paused ? pausedUntil : delivery.nextAttemptAt, createdAt };
+}
+
+/** Until when a receiver's Retry-After holds its webhook, counted from `now` and capped at RETRY_AFTER_MAX_MS. */
+export function pauseEnd(now: Date, retryAfterMs: number): Date {
+  return new Date(now.getTime() + Math.min(retryAfterMs, RETRY_AFTER_MAX_MS));
 }
 
 /** What became of the webhook by the time an attempt finished. */
@@ -108,6 +115,6 @@ export function afterAttempt(input: {
   const retryAt = nextRetryAt(retryStep, retryScheduleMs, now);
   if (!retryAt) return { status: 'failed', nextAttemptAt: null, retryStep };
   if (webhook === 'disabled') return { status: 'skipped', nextAttemptAt: null, retryStep };
-  const paced = retryAfterMs === undefined ? 0 : now.getTime() + Math.min(retryAfterMs, RETRY_AFTER_MAX_MS);
-  return { status: 'retrying', nextAttemptAt: paced > retryAt.getTime() ? new Date(paced) : retryAt, retryStep: retryStep + 1 };
+  const paced = retryAfterMs === undefined ? null : pauseEnd(now, retryAfterMs);
+  return { status: 'retrying', nextAttemptAt: paced && paced > retryAt ? paced : retryAt, retryStep: retryStep + 1 };
 }

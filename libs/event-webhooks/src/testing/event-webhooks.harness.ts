@@ -39,7 +39,7 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
   const accounts = new InMemoryAccountRepository();
   const webhooks = new InMemoryWebhookRepository();
   const events = new InMemoryEventRepository();
-  const deliveries = new InMemoryDeliveryRepository(events, (id) => webhooks.rows.get(id)?.updatedAt.getTime() ?? null);
+  const deliveries = new InMemoryDeliveryRepository(events, (id) => webhooks.rows.get(id) ?? null);
   const stats = new InMemoryWebhookStatsRepository(deliveries);
   const secretBox = new SecretBox(randomBytes(32));
   const observer = new RecordingDeliveryObserver();

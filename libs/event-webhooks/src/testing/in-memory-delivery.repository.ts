@@ -11,6 +11,7 @@ import {
   WaitingSummary,
 } from '../deliveries/delivery.repository';
 import { isCurrentWork, nextSeq, rescheduledWork, seqUnchanged } from '../../../kernel/src';
+import type { Webhook } from '../webhooks/webhook';
 import { InMemoryEventRepository } from './in-memory-event.repository';
 
 interface Row extends Delivery {
@@ -22,8 +23,8 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
 
   constructor(
     private readonly events: InMemoryEventRepository,
-    /** The webhook's version (updatedAt), null when it is gone. */
-    private readonly webhookVersion: (webhookId: string) => number | null = () => 0,
+    /** The webhook as the delivery reads join it (version: its updatedAt), null when it is gone. */
+    private readonly webhookOf: (webhookId: string) => Pick<Webhook, 'updatedAt' | 'pausedUntil'> | null = () => ({ updatedAt: new Date(0), pausedUntil: null }),
   ) {
     super();
     events.deliveriesOf = (accountId, eventId) => [...this.rows.values()].filter((r) => r.accountId === accountId && r.eventId === eventId);
@@ -55,7 +56,13 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       .filter((row): row is Row => row !== undefined)
       .map((row) => {
         const { attempts: _attempts, ...delivery } = this.copy(row);
-        return { delivery, body: this.events.find(row.accountId, row.eventId)!.bodies[row.apiVersion]!, webhookVersion: this.webhookVersion(row.webhookId) };
+        const webhook = this.webhookOf(row.webhookId);
+        return {
+          delivery,
+          body: this.events.find(row.accountId, row.eventId)!.bodies[row.apiVersion]!,
+          webhookVersion: webhook ? webhook.updatedAt.getTime() : null,
+          webhookPausedUntil: webhook?.pausedUntil ?? null,
+        };
       });
   }
   async claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string) {
@@ -64,7 +71,7 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       const row = this.rows.get(id);
       if (!row || !isCurrentWork(row, isWaiting(row.status), seq) || (row.nextAttemptAt && row.nextAttemptAt > now) || this.claimed(row, now)) continue;
       Object.assign(row, { claimedUntil: leaseUntil, claimToken: token });
-      won.set(id, this.webhookVersion(row.webhookId) ?? 0);
+      won.set(id, this.webhookOf(row.webhookId)?.updatedAt.getTime() ?? 0);
     }
     return won;
   }

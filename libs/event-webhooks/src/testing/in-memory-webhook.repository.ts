@@ -1,5 +1,5 @@
 import { DisabledReason, Webhook } from '../webhooks/webhook';
-import { AttemptTally, FailureCount, SecretRotation, WebhookRepository, WebhookSettingsChange } from '../webhooks/webhook.repository';
+import { AttemptTally, FailureCount, SecretRotation, WebhookPause, WebhookRepository, WebhookSettingsChange } from '../webhooks/webhook.repository';
 
 export class InMemoryWebhookRepository extends WebhookRepository {
   readonly rows = new Map<string, Webhook>();
@@ -45,6 +45,12 @@ export class InMemoryWebhookRepository extends WebhookRepository {
     if (!row || row.sealedSecret !== rotation.replacing) return false;
     Object.assign(row, { sealedSecret: rotation.sealedSecret, sealedPreviousSecret: rotation.sealedPrevious, previousSecretExpiresAt: rotation.previousExpiresAt, updatedAt: at });
     return true;
+  }
+  async pauseUntil(pauses: WebhookPause[]) {
+    for (const { webhookId, until } of pauses) {
+      const row = this.rows.get(webhookId);
+      if (row && (row.pausedUntil === null || row.pausedUntil < until)) row.pausedUntil = until;
+    }
   }
   async countDisabled() {
     return [...this.rows.values()].filter((w) => w.state === 'disabled').length;

@@ -20,6 +20,12 @@ export interface FailureCount {
   state: Webhook['state'];
 }
 
+/** A receiver's Retry-After (429/503): no call to the webhook starts before `until`. */
+export interface WebhookPause {
+  webhookId: string;
+  until: Date;
+}
+
 export interface SecretRotation {
   /** The sealed secret being rotated out, as stored. */
   replacing: string;
@@ -63,6 +69,8 @@ export abstract class WebhookRepository {
    * was disabled (calls still in flight then do not move it); enabling restarts it.
    */
   abstract tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>>;
+  /** Records each pause, for every dispatcher to wait out; a pause is extended, never shortened. */
+  abstract pauseUntil(pauses: WebhookPause[]): Promise<void>;
   /** Webhooks disabled now, over every account. */
   abstract countDisabled(): Promise<number>;
 }

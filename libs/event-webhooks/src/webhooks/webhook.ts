@@ -32,6 +32,8 @@ export interface Webhook {
   sealedPreviousSecret: string | null;
   /** When the last of them stops signing. */
   previousSecretExpiresAt: Date | null;
+  /** Its receiver asked (Retry-After) that no call start before this; null when it never did. */
+  pausedUntil: Date | null;
 }
 
 /** What the API shows of a webhook: no account, no secrets. */

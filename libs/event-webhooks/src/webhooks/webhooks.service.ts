@@ -82,6 +82,7 @@ export class WebhooksService {
       sealedSecret: this.secretBox.seal(secret),
       sealedPreviousSecret: null,
       previousSecretExpiresAt: null,
+      pausedUntil: null,
     };
     const inserted = await this.uow.run(() => this.webhooks.insertWithinLimit(webhook, MAX_WEBHOOKS_PER_ACCOUNT));
     if (!inserted) throw webhookLimitExceeded(`an account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks`);
@@ -163,7 +164,7 @@ export class WebhooksService {
   }
 
   async listDeliveries(accountId: number, id: string, query: DeliveryListQuery): Promise<DeliveryPage> {
-    await this.find(accountId, id);
+    const webhook = await this.find(accountId, id);
     const { status, cursor } = query;
     const limit = query.limit ?? DEFAULT_DELIVERY_PAGE_SIZE;
     if (status !== undefined && !isDeliveryStatus(status)) {
@@ -175,7 +176,7 @@ export class WebhooksService {
     if (cursor !== undefined && !looksLikeId('del', cursor)) throw invalidWebhookParameter('cursor is not a cursor this list returned');
     const rows = await this.deliveries.listForWebhook(id, { status, limit: limit + 1, beforeId: cursor });
     const page = rows.slice(0, limit);
-    return { deliveries: page.map(deliveryViewOf), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+    return { deliveries: page.map((d) => deliveryViewOf(d, webhook.pausedUntil)), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
   }
 
   /** One more attempt now, with the same event id and body. */

@@ -13,7 +13,7 @@ import {
 import { rescheduleStaleRows } from '../reschedule-stale';
 import { LEASE_WRITE, TypeormDatabase } from '../typeorm-database';
 import { ATTEMPT_COLUMNS, AttemptRow, COLUMN_NAMES, COLUMNS, DeliveryRow, INSERT_COLUMNS, toAttempt, toDispatchDelivery } from './delivery-rows';
-import { insertRows, placeholders } from './multi-row-insert';
+import { dateOrNull, insertRows, placeholders } from './multi-row-insert';
 
 const WAITING = WAITING_STATUSES.map((s) => `'${s}'`).join(', ');
 const RECOVERABLE = RECOVERABLE_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -68,8 +68,8 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
 
   async findForDispatch(ids: string[]): Promise<DispatchJob[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.query<DeliveryRow & { body: string | null; webhook_version: number | string | null }>(
-      `SELECT ${COLUMN_NAMES.map((c) => `d.${c}`).join(', ')}, CASE d.api_version WHEN 'v2' THEN e.body_v2 ELSE e.body_v3 END AS body, w.updated_at AS webhook_version
+    const rows = await this.db.query<DeliveryRow & { body: string | null; webhook_version: number | string | null; paused_until: number | string | null }>(
+      `SELECT ${COLUMN_NAMES.map((c) => `d.${c}`).join(', ')}, CASE d.api_version WHEN 'v2' THEN e.body_v2 ELSE e.body_v3 END AS body, w.updated_at AS webhook_version, w.paused_until
        FROM deliveries d
        JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
        LEFT JOIN webhooks w ON w.id = d.webhook_id
@@ -82,6 +82,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
         delivery: toDispatchDelivery(row),
         body: row.body!,
         webhookVersion: row.webhook_version === null ? null : Number(row.webhook_version),
+        webhookPausedUntil: dateOrNull(row.paused_until),
       }));
   }
 

@@ -1,5 +1,5 @@
 import { ApiFamily, DisabledReason, Webhook, WebhookState } from '../../../../event-webhooks/src/webhooks/webhook';
-import { AttemptTally, FailureCount, SecretRotation, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
+import { AttemptTally, FailureCount, SecretRotation, WebhookPause, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
 import { lockAccountForCreate } from '../accounts/account-create-lock';
 import { TypeormDatabase } from '../typeorm-database';
 import { dateOrNull, placeholders } from './multi-row-insert';
@@ -20,10 +20,13 @@ interface WebhookRow {
   disabled_reason: DisabledReason | null;
   created_at: number | string;
   updated_at: number | string;
+  paused_until: number | string | null;
 }
 
+/** The columns a new webhook is written with (a pause comes later, from a receiver: pauseUntil). */
 const COLUMNS =
   'id, account_id, url, events, description, state, api_version, secret_sealed, previous_secret_sealed, previous_secret_expires_at, consecutive_failures, disabled_at, disabled_reason, created_at, updated_at';
+const READ_COLUMNS = `${COLUMNS}, paused_until`;
 
 function toWebhook(row: WebhookRow): Webhook {
   return {
@@ -42,6 +45,7 @@ function toWebhook(row: WebhookRow): Webhook {
     sealedSecret: row.secret_sealed,
     sealedPreviousSecret: row.previous_secret_sealed,
     previousSecretExpiresAt: dateOrNull(row.previous_secret_expires_at),
+    pausedUntil: dateOrNull(row.paused_until),
   };
 }
 
@@ -85,22 +89,22 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   async findForAccount(accountId: number, id: string): Promise<Webhook | null> {
-    const [row] = await this.db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE id = ? AND account_id = ?`, [id, accountId]);
+    const [row] = await this.db.query<WebhookRow>(`SELECT ${READ_COLUMNS} FROM webhooks WHERE id = ? AND account_id = ?`, [id, accountId]);
     return row ? toWebhook(row) : null;
   }
 
   async findById(id: string): Promise<Webhook | null> {
-    const [row] = await this.db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE id = ?`, [id]);
+    const [row] = await this.db.query<WebhookRow>(`SELECT ${READ_COLUMNS} FROM webhooks WHERE id = ?`, [id]);
     return row ? toWebhook(row) : null;
   }
 
   async listForAccount(accountId: number): Promise<Webhook[]> {
-    return (await this.db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE account_id = ? ORDER BY id`, [accountId])).map(toWebhook);
+    return (await this.db.query<WebhookRow>(`SELECT ${READ_COLUMNS} FROM webhooks WHERE account_id = ? ORDER BY id`, [accountId])).map(toWebhook);
   }
 
   async listForAccounts(accountIds: number[]): Promise<Webhook[]> {
     if (accountIds.length === 0) return [];
-    const rows = await this.db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE account_id IN (${placeholders(accountIds)}) ORDER BY id`, accountIds);
+    const rows = await this.db.query<WebhookRow>(`SELECT ${READ_COLUMNS} FROM webhooks WHERE account_id IN (${placeholders(accountIds)}) ORDER BY id`, accountIds);
     return rows.map(toWebhook);
   }
 
@@ -136,6 +140,12 @@ export class TypeormWebhookRepository extends WebhookRepository {
       [rotation.sealedSecret, rotation.sealedPrevious, rotation.previousExpiresAt.getTime(), at.getTime(), id, rotation.replacing],
     );
     return affected === 1;
+  }
+
+  async pauseUntil(pauses: WebhookPause[]): Promise<void> {
+    for (const { webhookId, until } of pauses) {
+      await this.db.exec('UPDATE webhooks SET paused_until = ? WHERE id = ? AND (paused_until IS NULL OR paused_until < ?)', [until.getTime(), webhookId, until.getTime()]);
+    }
   }
 
   /** One atomic increment, then a read of the row this transaction now holds. */

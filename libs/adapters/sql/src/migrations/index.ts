@@ -19,6 +19,7 @@ import { DropRedundantEventsAccountIndex1732700000000 } from './1732700000000-dr
 import { IdsCompareBytes1732800000000 } from './1732800000000-ids-compare-bytes';
 import { RetryDeliveriesCancelledByTally1732800000100 } from './1732800000100-retry-deliveries-cancelled-by-tally';
 import { PreviousSecrets1732900000000 } from './1732900000000-previous-secrets';
+import { WebhookPausedUntil1733000000000 } from './1733000000000-webhook-paused-until';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -43,4 +44,5 @@ export const ALL_MIGRATIONS = [
   IdsCompareBytes1732800000000,
   RetryDeliveriesCancelledByTally1732800000100,
   PreviousSecrets1732900000000,
+  WebhookPausedUntil1733000000000,
 ];
