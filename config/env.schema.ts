@@ -136,16 +136,23 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
 export function boolean(env: Env, name: string, fallback: boolean): boolean {
   const value = read(env, name);
   if (value === undefined) return fallback;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw new ConfigError(name, `got "${value}", accepted values: true, false`);
+  const word = value.toLowerCase();
+  if (word === 'true' || word === '1') return true;
+  if (word === 'false' || word === '0') return false;
+  throw new ConfigError(name, `got "${value}", accepted values: true, false (or 1, 0)`);
 }
+
+/**
+ * The longest duration a setting takes: 2^31 - 1 ms (596 h, about 24.8 days), the longest delay a
+ * Node timer keeps; a longer one would fire after 1 ms.
+ */
+export const MAX_DURATION_MS = 2 ** 31 - 1;
 
 export function duration(env: Env, name: string, fallback: string): number {
   const text = read(env, name) ?? fallback;
   const ms = parseDuration(text);
-  if (ms === null || ms <= 0) {
-    throw new ConfigError(name, `got "${text}", expected a duration such as 500ms, 10s, 5m or 24h`);
+  if (ms === null || ms <= 0 || ms > MAX_DURATION_MS) {
+    throw new ConfigError(name, `got "${text}", expected a duration from 1ms to 596h such as 500ms, 10s, 5m or 24h (a bare number is milliseconds)`);
   }
   return ms;
 }
@@ -153,8 +160,8 @@ export function duration(env: Env, name: string, fallback: string): number {
 export function durationList(env: Env, name: string, fallback: string): number[] {
   const text = read(env, name) ?? fallback;
   const list = parseDurationList(text);
-  if (list === null || list.length > 50) {
-    throw new ConfigError(name, `got "${text}", expected comma-separated durations such as 10s,1m,5m (units ms, s, m, h)`);
+  if (list === null || list.length > 50 || list.some((ms) => ms > MAX_DURATION_MS)) {
+    throw new ConfigError(name, `got "${text}", expected comma-separated durations of at most 596h such as 10s,1m,5m (units ms, s, m, h; a bare number is milliseconds)`);
   }
   return list;
 }

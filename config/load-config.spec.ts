@@ -27,6 +27,10 @@ describe(loadConfig.name, () => {
     [{ QUEUE: 'kafka' }, 'QUEUE', 'database, nats'],
     [{ DELIVERY_RETRY_SCHEDULE: '10s,soon' }, 'DELIVERY_RETRY_SCHEDULE', 'units ms, s, m, h'],
     [{ SECRET_ROTATION_GRACE: '1d' }, 'SECRET_ROTATION_GRACE', 'duration'],
+    [{ DELIVERY_SWEEP_INTERVAL: '600h' }, 'DELIVERY_SWEEP_INTERVAL', 'from 1ms to 596h'],
+    [{ SHUTDOWN_GRACE_MS: '99999999999999' }, 'SHUTDOWN_GRACE_MS', '596h'],
+    [{ DELIVERY_RETRY_SCHEDULE: '10s,99999999h' }, 'DELIVERY_RETRY_SCHEDULE', 'at most 596h'],
+    [{ DATABASE_STATEMENT_TIMEOUT: '0s' }, 'DATABASE_STATEMENT_TIMEOUT', 'duration'],
     [{ ALLOW_PRIVATE_TARGETS: 'yes' }, 'ALLOW_PRIVATE_TARGETS', 'true, false'],
     [{ SECRETS_KEY: 'short' }, 'SECRETS_KEY', '32 bytes'],
     [{ NATS_URL: 'http://x' }, 'NATS_URL', 'nats:'],
@@ -60,6 +64,14 @@ describe(loadConfig.name, () => {
     expect(sut.storage.databaseUrl).toBe('mysql://u:p@db:3306/hooks');
     expect(sut.secrets.keys.map((key) => key.length)).toEqual([32]);
     expect(sut.http.publicBaseUrl).toBe('https://hooks.example.com');
+  });
+
+  it('reads booleans in any letter case, and the longest duration a timer keeps', () => {
+    const sut = loadConfig({ ALLOW_PRIVATE_TARGETS: 'TRUE', DISPATCHER_ENABLED: 'False', SHUTDOWN_GRACE_MS: '596h', DELIVERY_SWEEP_INTERVAL: '15000' });
+    expect(sut.delivery.allowPrivateTargets).toBe(true);
+    expect(sut.runtime.dispatcherEnabled).toBe(false);
+    expect(sut.runtime.shutdownGraceMs).toBe(596 * 3_600_000);
+    expect(sut.delivery.sweepIntervalMs).toBe(15_000);
   });
 
   it('reads SECRETS_KEY as a key ring, newest first, hex or base64, and names a bad key', () => {
