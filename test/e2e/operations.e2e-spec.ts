@@ -170,6 +170,38 @@ describe('operations: processes (sqlite)', () => {
     await second.exited;
   }, 90_000);
 
+  it('SIGTERM starts no new call: with a long grace, only the calls under way finish, then the process exits and a restart delivers the rest', async () => {
+    const apiPort = port();
+    const base = `http://127.0.0.1:${apiPort}`;
+    const settings = { SQLITE_PATH: join(dir, `drain-${apiPort}.db`), PORT: apiPort, SHUTDOWN_GRACE_MS: '10s', DISPATCHER_ORIGIN_CONCURRENCY: '2' };
+    const first = await start('apps/api/src/main.js', settings, /api listening/);
+    const json = async (method: string, path: string, headers: Record<string, string>, body?: object) =>
+      (await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body && JSON.stringify(body) })).json();
+    const account = (await json('POST', '/admin/accounts', { authorization: `Bearer ${env().ADMIN_TOKEN}` }, { name: 'Acme' })) as { id: number; apiKey: string };
+    const path = `/drain-${apiPort}`;
+    const webhook = (await json('POST', '/v3/Webhook', { 'api-key': account.apiKey }, { url: `${receiver.url}${path}`, events: ['email.delivered'] })) as { id: string };
+    receiver.respond((request) => (request.path === path ? { status: 200, delayMs: 1_000 } : { status: 200 }));
+    const events = Array.from({ length: 20 }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: { ...delivered, idSending: i + 1 } }));
+    await json('POST', '/internal/events/batch', { authorization: `Bearer ${env().INTERNAL_TOKEN}` }, { events });
+
+    await eventually(() => expect(receiver.requestsTo(path).length).toBeGreaterThanOrEqual(2), 10_000);
+    const signalledAt = Date.now();
+    first.child.kill('SIGTERM');
+    await first.exited;
+    const exitedAfter = Date.now() - signalledAt;
+    // The two calls under way (1 s each) finish; none started after the signal, so the grace is not used up.
+    expect(receiver.requestsTo(path).filter((r) => r.at > signalledAt + 100)).toEqual([]);
+    expect(exitedAfter).toBeLessThan(5_000);
+
+    receiver.respond({ status: 200 });
+    const second = await start('apps/api/src/main.js', settings, /api listening/);
+    const deliveries = async () =>
+      ((await json('GET', `/v3/Webhook/${webhook.id}/deliveries?limit=100`, { 'api-key': account.apiKey })) as { deliveries: Array<{ status: string }> }).deliveries;
+    await eventually(async () => expect((await deliveries()).map((d) => d.status)).toEqual(Array(20).fill('succeeded')), 60_000);
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }, 90_000);
+
   it('the standalone dispatcher answers GET /metrics on its health port, delivery metrics included', async () => {
     const healthPort = port();
     const dispatcher = await start('apps/dispatcher/src/main.js', { DISPATCHER_HEALTH_PORT: healthPort }, /dispatcher started/);

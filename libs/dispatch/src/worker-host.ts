@@ -61,8 +61,10 @@ export class WorkerHost implements OnApplicationBootstrap, BeforeApplicationShut
   async beforeApplicationShutdown(): Promise<void> {
     const subscriptions = this.subscriptions;
     this.subscriptions = [];
-    await Promise.all(subscriptions.map((s) => s.stop(this.settings.shutdownGraceMs)));
+    // Handlers first: work they hold but have not started (parked behind a busy receiver) is handed
+    // back at once, and only calls already under way use the grace.
     for (const handler of this.subscribed) handler.stop?.();
+    await Promise.all(subscriptions.map((s) => s.stop(this.settings.shutdownGraceMs)));
     this.logger.log('stopped: in-flight work finished or released');
   }
 }

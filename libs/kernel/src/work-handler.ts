@@ -16,9 +16,9 @@ export abstract class WorkHandler {
   postpone?(work: ReceivedWork, at: Date): Promise<void>;
   abstract handle(work: ReceivedWork): Promise<WorkOutcome>;
   /**
-   * Shutdown: the worker host has stopped taking items, waited out the grace and released what it
-   * held. Items already handed over that have not started their outside call must not start it
-   * now (they were released and will be handed over again).
+   * Shutdown begins: the worker host calls this before it stops taking items and gives in-flight
+   * work the grace. Items handed over that have not started their outside call must not start it
+   * now: they answer `retry` due now, so the queue hands them to another worker at once.
    */
   stop?(): void;
 }

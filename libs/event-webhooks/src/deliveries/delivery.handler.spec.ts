@@ -48,12 +48,12 @@ describe(DeliveryHandler.name, () => {
     return { held: () => release !== undefined, release: () => release?.() };
   };
 
-  it('makes no call and records nothing for an item released at shutdown (stop), nor when the HTTP client has closed', async () => {
+  it('hands an item back, due now, with no call and nothing recorded, once stopping (stop), nor calls when the HTTP client has closed', async () => {
     await createWebhook();
     await publish();
     const [item] = h.queue.take(DELIVERY_TOPIC);
     sut.stop();
-    expect(await sut.handle(asWork(item))).toEqual({ kind: 'done' });
+    expect(await sut.handle(asWork(item))).toEqual({ kind: 'retry', at: h.clock.now() });
     expect(h.http.requests).toHaveLength(0);
     expect(onlyDelivery()).toMatchObject({ status: 'pending', attempts: [] });
 

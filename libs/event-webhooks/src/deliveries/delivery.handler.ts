@@ -130,8 +130,9 @@ export class DeliveryHandler extends WorkHandler {
     // room among the unrecorded): recording the outcome does not load the receiver, and holding the
     // place through the batched record left calls unstarted.
     const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', delivery.webhookId, async () => {
-      // Released at shutdown while it waited in its lane: another dispatcher will make this call.
-      if (this.stopped) return { kind: 'done' } as const;
+      // Stopping while it waited in its lane: the item goes back to the queue, due now, for another
+      // dispatcher (or this one after a restart) to make the call.
+      if (this.stopped) return { kind: 'retry', at: this.clock.now() } as const;
       const claim = await this.claims.submit({ id: delivery.id, seq: delivery.seq });
       if (!claim) return this.afterLostClaim(delivery.id, delivery.seq);
       // The webhook as of the claim: a change made while this delivery waited in its lane counts.
