@@ -4,7 +4,8 @@ export { AppConfig, ConfigError } from './env.schema';
 
 /** Reads and validates the whole environment at once; throws ConfigError naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  const port = integer(env, 'PORT', 3000, 0, 65535);
+  // Not 0 (a random port): trigger URLs and the start-up line are made from PORT before it is bound.
+  const port = integer(env, 'PORT', 3000, 1, 65535);
   const storageKind = oneOf(env, 'STORAGE', ['sqlite', 'mysql'] as const, 'sqlite');
   const databaseUrl = url(env, 'DATABASE_URL', null, ['mysql:', 'mariadb:']);
   if (storageKind === 'mysql' && databaseUrl === null) {

@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { DIST, startProcess, waitForOutput } from '../support/processes';
 import { randomListenPort } from '../support/ports';
@@ -15,7 +16,8 @@ describe('processes', () => {
 
   it.each([
     [{ STORAGE: 'oracle' }, /^configuration error: STORAGE: got "oracle", accepted values: sqlite, mysql\n$/],
-    [{ PORT: 'abc' }, /^configuration error: PORT: got "abc", expected an integer from 0 to 65535\n$/],
+    [{ PORT: 'abc' }, /^configuration error: PORT: got "abc", expected an integer from 1 to 65535\n$/],
+    [{ PORT: '0' }, /^configuration error: PORT: got "0", expected an integer from 1 to 65535\n$/],
     [{ STORAGE: 'mysql' }, /^configuration error: DATABASE_URL: required when STORAGE=mysql/],
   ])('stops with one line naming the variable for %j', async (env, expected) => {
     const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), ...env });
@@ -57,8 +59,23 @@ describe('processes', () => {
 
     sut.child.kill('SIGTERM');
     const exit = await sut.exited;
-    expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
+    expect(exit.code).toBe(0);
     expect(sut.output()).toMatch(/stopped: in-flight work finished or released/);
+  });
+
+  it('stops with an error naming PORT when the port is taken, before its dispatcher takes any work', async () => {
+    const port = randomListenPort();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(port, '0.0.0.0', () => resolve()));
+    try {
+      const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), PORT: String(port) });
+      const { code } = await sut.exited;
+      expect(code).toBe(1);
+      expect(sut.output()).toContain(`start-up failed: PORT ${port}: already in use`);
+      expect(sut.output()).not.toMatch(/"msg":"consuming"/);
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 
   it('runs the dispatcher alone and stops it cleanly on SIGTERM', async () => {

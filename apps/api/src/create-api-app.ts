@@ -92,7 +92,6 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   app.useGlobalFilters(new ContractExceptionFilter());
   app.useGlobalPipes(new ContractValidationPipe());
   await setUpDocs(app);
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await app.init();
   // JSON routes take JSON only (415 otherwise): Fastify's text/plain parser and the form parser Nest
   // adds in init() would hand handlers strings and query-string objects.

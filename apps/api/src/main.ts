@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { createServer } from 'node:net';
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger } from '../../../libs/adapters/logging/logger';
+import { stopOnSignals } from '../../../libs/adapters/runtime/stop-on-signals';
 import { createApiApp } from './create-api-app';
 import { resolveOperatorTokens } from './http/resolve-operator-tokens';
 
@@ -18,14 +20,32 @@ async function main(): Promise<void> {
   if (config.secrets.keys.length === 0) {
     logger.warn('SECRETS_KEY is not set: stored secrets are sealed with a key kept in the database itself, which does not protect them from anyone holding the database; set SECRETS_KEY (32 bytes, hex or base64) in production');
   }
+  // Before the app exists: it starts its dispatcher at init, which must take no work in a process
+  // that cannot serve.
+  await assertPortFree(config.http.port);
   const app = await createApiApp({ config, tokens, logger });
-  await app.listen({ port: config.http.port, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
+  stopOnSignals(app, logger, 'api');
+  try {
+    await app.listen({ port: config.http.port, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
+  } catch (error) {
+    // Taken meanwhile: hand back whatever the dispatcher took before exiting.
+    await app.close();
+    throw error;
+  }
   const base = config.http.publicBaseUrl;
   const urls = { api: base, dashboard: `${base}/app`, docs: `${base}/docs`, metrics: `${base}/metrics` };
   logger.info(
     { port: config.http.port, storage: config.storage.kind, queue: config.queue.kind, dispatcher: config.runtime.dispatcherEnabled, ...urls },
     `api listening on port ${config.http.port}: API ${urls.api}, dashboard ${urls.dashboard}, docs ${urls.docs}, metrics ${urls.metrics}`,
   );
+}
+
+async function assertPortFree(port: number): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`PORT ${port}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`)));
+    probe.listen({ port, host: '0.0.0.0' }, () => probe.close(() => resolve()));
+  });
 }
 
 void main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger, PinoNestLogger } from '../../../libs/adapters/logging/logger';
 import { MetricsServer } from '../../../libs/adapters/metrics/metrics-server';
+import { stopOnSignals } from '../../../libs/adapters/runtime/stop-on-signals';
 import { DispatcherAppModule } from './dispatcher-app.module';
 
 async function main(): Promise<void> {
@@ -15,17 +16,7 @@ async function main(): Promise<void> {
   // Workers may all be idle timers; this keeps the process up until it is told to stop.
   const keepAlive = setInterval(() => undefined, 1 << 30);
 
-  let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'dispatcher stopping');
-    clearInterval(keepAlive);
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', (signal) => void stop(signal));
-  process.once('SIGINT', (signal) => void stop(signal));
+  stopOnSignals(app, logger, 'dispatcher', () => clearInterval(keepAlive));
   logger.info(
     { storage: config.storage.kind, queue: config.queue.kind, healthPort: port },
     port ? `dispatcher started: health http://127.0.0.1:${port}/health, metrics http://127.0.0.1:${port}/metrics` : 'dispatcher started (no health port: DISPATCHER_HEALTH_PORT is unset)',
