@@ -211,6 +211,10 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     await refuse({ url: `https://example.com/${'a'.repeat(2048)}`, events: ['email.delivered'] }, 'invalid_parameter');
     await refuse({ events: ['email.delivered'] }, 'invalid_parameter');
     await refuse({ url, events: ['email.delivered'], extra: true }, 'invalid_parameter');
+    // A lone surrogate is no text: each database stored a different U+FFFD in its place.
+    await refuse({ url, events: ['email.delivered'], description: 'a\ud800b' }, 'invalid_parameter');
+    const named = await sut.http().post('/admin/accounts').set('authorization', `Bearer ${sut.tokens.admin}`).send({ name: 'Ac\ud83dme' });
+    expect([named.status, named.body.code]).toEqual([400, 'invalid_parameter']);
 
     for (let i = 0; i < 20; i++) await v3(account).post('/Webhook', { url, events: ['email.delivered'] }).expect(201);
     await refuse({ url, events: ['email.delivered'] }, 'limit_exceeded');

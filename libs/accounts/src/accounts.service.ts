@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { characterCount, Clock, DomainError, invalidParameter, newId, notFound } from '../../kernel/src';
+import { characterCount, Clock, DomainError, isWellFormedText, NOT_TEXT, invalidParameter, newId, notFound } from '../../kernel/src';
 import { Account, AccountPage, ApiKeyView } from './account';
 import { AccountDeletion } from './account-deletion';
 import { AccountRepository, ApiKeyRepository } from './account.repository';
@@ -47,6 +47,7 @@ export class AccountsService {
     if (trimmed.length === 0 || characterCount(trimmed) > 200) {
       throw new DomainError('invalid_parameter', 'name must be 1 to 200 characters');
     }
+    if (!isWellFormedText(trimmed)) throw new DomainError('invalid_parameter', NOT_TEXT('name'));
     const account = await this.accounts.create(trimmed, this.clock.now());
     const { id, apiKey } = await this.createApiKey(account.id);
     return { id: account.id, name: account.name, apiKey, apiKeyId: id };

@@ -1,4 +1,4 @@
-import { characterCount, invalidParameter } from '../../kernel/src';
+import { characterCount, invalidParameter, isWellFormedText, NOT_TEXT } from '../../kernel/src';
 import { validateTemplate } from '../../webhook-targets/src';
 import { IncomingWebhookTrigger, WorkflowStep } from './workflow';
 
@@ -29,6 +29,7 @@ export function parseWorkflowDefinition(input: unknown): WorkflowDefinition {
   if (name.length === 0 || characterCount(name) > WORKFLOW_LIMITS.maxNameLength) {
     throw invalidParameter(`name must be 1 to ${WORKFLOW_LIMITS.maxNameLength} characters`);
   }
+  if (!isWellFormedText(name)) throw invalidParameter(NOT_TEXT('name'));
   const trigger = input.trigger;
   if (!isObject(trigger) || trigger.type !== 'incoming_webhook') {
     throw invalidParameter('trigger must be {"type":"incoming_webhook"}');

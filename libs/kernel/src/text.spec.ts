@@ -1,4 +1,4 @@
-import { characterCount } from './text';
+import { characterCount, isWellFormedText } from './text';
 
 describe(characterCount.name, () => {
   it.each([
@@ -15,4 +15,9 @@ describe(characterCount.name, () => {
     expect(characterCount(text)).toBe(expected);
     expect(characterCount(text)).toBe([...text].length);
   });
+});
+
+describe(isWellFormedText.name, () => {
+  it.each(['', 'abc', 'é', '😀', 'a😀b', '\ufffd'])('takes %j as text', (text) => expect(isWellFormedText(text)).toBe(true));
+  it.each(['\ud800', 'a\ud800b', '\udc00', 'x\ude00\ud83d', '😀\ud83d'])('refuses %j, a surrogate outside a pair', (text) => expect(isWellFormedText(text)).toBe(false));
 });

@@ -17,3 +17,17 @@ export function characterCount(text: string): number {
   }
   return count;
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether `text` is Unicode text: JSON can carry a UTF-16 surrogate outside a pair (`"\ud800"`),
+ * which no UTF-8 column stores as is (each database put U+FFFD in its place, differently), so a
+ * name or description holding one is refused rather than stored altered.
+ */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/** The message for a field that is not Unicode text (isWellFormedText). */
+export const NOT_TEXT = (field: string) => `${field} holds a lone UTF-16 surrogate (a \\uD800-\\uDFFF escape outside a pair): not Unicode text`;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { characterCount, checkTargetUrl, Clock, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, SecretBox, UnitOfWork } from '../../kernel/src';
+import { characterCount, checkTargetUrl, Clock, isWellFormedText, NOT_TEXT, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, SecretBox, UnitOfWork } from '../../kernel/src';
 import { checkSigningKey, generateSigningKey } from './signing-key';
 import { validateTargetHeaders } from './target-headers';
 import { toTargetView, WebhookTarget, WebhookTargetInput, WebhookTargetView } from './webhook-target';
@@ -96,6 +96,7 @@ export class WebhookTargetsService {
   private checkFields(input: WebhookTargetInput): { name: string; url: string; headers?: Record<string, string> } {
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     if (name.length === 0 || characterCount(name) > NAME_MAX) throw invalidParameter(`name must be 1 to ${NAME_MAX} characters`);
+    if (!isWellFormedText(name)) throw invalidParameter(NOT_TEXT('name'));
     const check = checkTargetUrl(input.url, { allowPrivate: this.settings.allowPrivateTargets });
     if (!check.ok) throw invalidParameter(check.message);
     const headers = input.headers === undefined ? undefined : validateTargetHeaders(input.headers);

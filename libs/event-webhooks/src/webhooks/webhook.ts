@@ -1,4 +1,4 @@
-import { characterCount, checkTargetUrl } from '../../../kernel/src';
+import { characterCount, checkTargetUrl, isWellFormedText, NOT_TEXT } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { invalidWebhookParameter, webhookLimitExceeded } from '../event-webhooks.errors';
 
@@ -82,5 +82,6 @@ export function checkDescription(description: unknown): string | null {
   if (characterCount(description) > MAX_DESCRIPTION_LENGTH) {
     throw invalidWebhookParameter(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
   }
+  if (!isWellFormedText(description)) throw invalidWebhookParameter(NOT_TEXT('description'));
   return description;
 }
