@@ -211,6 +211,15 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     await refuse({ url: `https://example.com/${'a'.repeat(2048)}`, events: ['email.delivered'] }, 'invalid_parameter');
     await refuse({ events: ['email.delivered'] }, 'invalid_parameter');
     await refuse({ url, events: ['email.delivered'], extra: true }, 'invalid_parameter');
+    // A route that takes no body refuses a field, as every route refuses an unknown one; {} and no body are fine.
+    const { id: plain } = (await v3(account).post('/Webhook', { url, events: ['email.delivered'] }).expect(201)).body;
+    for (const action of ['enable', 'disable', 'rotate-secret']) {
+      const misspelt = await v3(account).post(`/Webhook/${plain}/${action}`, { reason: 'x' });
+      expect([misspelt.status, misspelt.body]).toEqual([400, { code: 'invalid_parameter', message: 'property reason should not exist' }]);
+      await v3(account).post(`/Webhook/${plain}/${action}`, {}).expect(200);
+      await v3(account).post(`/Webhook/${plain}/${action}`).expect(200);
+    }
+    await v3(account).delete(`/Webhook/${plain}`).expect(204);
     // A lone surrogate is no text: each database stored a different U+FFFD in its place.
     await refuse({ url, events: ['email.delivered'], description: 'a\ud800b' }, 'invalid_parameter');
     const named = await sut.http().post('/admin/accounts').set('authorization', `Bearer ${sut.tokens.admin}`).send({ name: 'Ac\ud83dme' });

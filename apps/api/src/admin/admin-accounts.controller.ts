@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, PipeTransform, Post, Query } from '@nestjs/common';
+import { NoBody, TakesNoBody } from '../http/no-body';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsService, parseAccountId } from '../../../../libs/accounts/src';
 import { AdminAuth } from '../http/route-auth';
@@ -61,7 +62,8 @@ export class AdminAccountsController {
   @ApiOperation({ operationId: 'admin_createApiKey', summary: 'Create another API key for an account (shown once)' })
   @ApiCreatedResponse({ type: CreatedApiKeyView })
   @ApiErrors(['not_found', 'no such account'])
-  createKey(@Param('id', accountIdPipe) id: number): Promise<CreatedApiKeyView> {
+  @TakesNoBody()
+  createKey(@Param('id', accountIdPipe) id: number, @Body() _none?: NoBody): Promise<CreatedApiKeyView> {
     return this.accounts.createApiKey(id);
   }
 

@@ -1,4 +1,5 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { NoBody, TakesNoBody } from '../http/no-body';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RunRetentionService } from '../../../../libs/automations/src';
 import { EventRetentionService } from '../../../../libs/event-webhooks/src';
@@ -31,7 +32,8 @@ export class AdminMaintenanceController {
   })
   @ApiOkResponse({ type: PurgeView })
   @ApiErrors(['unavailable', 'another purge kept its lease for more than 60 s, or storage is down'])
-  async purge(): Promise<PurgeView> {
+  @TakesNoBody()
+  async purge(@Body() _none?: NoBody): Promise<PurgeView> {
     return { sendStatus: await this.sendStatus.purgeNow(), events: await this.events.purgeNow(), runs: await this.runs.purgeNow() };
   }
 }

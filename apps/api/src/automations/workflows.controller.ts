@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { NoBody, TakesNoBody } from '../http/no-body';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
 import { WorkflowInput, WorkflowsService } from '../../../../libs/automations/src';
@@ -70,7 +71,8 @@ export class WorkflowsController {
   @ApiOperation({ operationId: 'v3_activateWorkflow', summary: 'Activate: issues a new secret trigger URL, shown in this response alone; any previous URL stops working' })
   @ApiOkResponse({ type: ActivatedWorkflowView })
   @ApiErrors('not_found')
-  activate(@CurrentAccount() account: Account, @Param('id') id: string): Promise<ActivatedWorkflowView> {
+  @TakesNoBody()
+  activate(@CurrentAccount() account: Account, @Param('id') id: string, @Body() _none?: NoBody): Promise<ActivatedWorkflowView> {
     return this.workflows.activate(account.id, id);
   }
 
@@ -79,7 +81,8 @@ export class WorkflowsController {
   @ApiOperation({ operationId: 'v3_deactivateWorkflow', summary: 'Deactivate: state inactive; the trigger URL answers 404 from then on (400 for a draft)' })
   @ApiOkResponse({ type: WorkflowView })
   @ApiErrors(['invalid_parameter', 'the workflow is a draft'], 'not_found')
-  deactivate(@CurrentAccount() account: Account, @Param('id') id: string): Promise<WorkflowView> {
+  @TakesNoBody()
+  deactivate(@CurrentAccount() account: Account, @Param('id') id: string, @Body() _none?: NoBody): Promise<WorkflowView> {
     return this.workflows.deactivate(account.id, id);
   }
 

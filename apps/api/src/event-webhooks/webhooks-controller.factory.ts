@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Type } from '@nestjs/common';
+import { NoBody, TakesNoBody } from '../http/no-body';
 import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
 import { ApiFamily, MAX_EVENTS_PER_WEBHOOK, MAX_WEBHOOKS_PER_ACCOUNT, WebhookStatsService, WebhooksService } from '../../../../libs/event-webhooks/src';
@@ -79,7 +80,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @operation('enableWebhook', 'Enable a webhook: failure count 0, deliveries of new events resume')
     @ApiOkResponse({ type: views.webhook })
     @ApiErrors('not_found')
-    async enable(@CurrentAccount() account: Account, @Param('id') id: string) {
+    @TakesNoBody()
+    async enable(@CurrentAccount() account: Account, @Param('id') id: string, @Body() _none?: NoBody) {
       return presenter.webhook(await this.webhooks.enable(account.id, id));
     }
 
@@ -88,7 +90,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @operation('disableWebhook', 'Disable a webhook: waiting deliveries and new events are recorded as skipped')
     @ApiOkResponse({ type: views.webhook })
     @ApiErrors('not_found')
-    async disable(@CurrentAccount() account: Account, @Param('id') id: string) {
+    @TakesNoBody()
+    async disable(@CurrentAccount() account: Account, @Param('id') id: string, @Body() _none?: NoBody) {
       return presenter.webhook(await this.webhooks.disable(account.id, id));
     }
 
@@ -97,7 +100,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @operation('rotateWebhookSecret', 'Issue a new signing secret, shown once; the old one keeps signing beside it for SECRET_ROTATION_GRACE (24 h)')
     @ApiOkResponse({ type: WebhookSecretView })
     @ApiErrors('not_found')
-    async rotateSecret(@CurrentAccount() account: Account, @Param('id') id: string) {
+    @TakesNoBody()
+    async rotateSecret(@CurrentAccount() account: Account, @Param('id') id: string, @Body() _none?: NoBody) {
       return this.webhooks.rotateSecret(account.id, id);
     }
 
@@ -134,7 +138,8 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @operation('retryWebhookDelivery', 'One more attempt of a delivery now, with the same event id')
     @ApiAcceptedResponse({ type: RetryAcceptedView })
     @ApiErrors(['invalid_parameter', 'the webhook is disabled (enable it first)'], 'not_found')
-    async retry(@CurrentAccount() account: Account, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
+    @TakesNoBody()
+    async retry(@CurrentAccount() account: Account, @Param('id') id: string, @Param('deliveryId') deliveryId: string, @Body() _none?: NoBody) {
       await this.webhooks.retryDelivery(account.id, id, deliveryId);
       return {};
     }

@@ -1,4 +1,5 @@
-import { Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { NoBody, TakesNoBody } from '../http/no-body';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SendStatusRetentionService } from '../../../../libs/send-status/src';
 import { AdminAuth } from '../http/route-auth';
@@ -23,7 +24,8 @@ export class AdminSendStatusController {
   })
   @ApiOkResponse({ type: PurgeSendStatusView })
   @ApiErrors(['unavailable', 'another purge kept the lease for more than 60 s, or storage is down'])
-  async purge(): Promise<PurgeSendStatusView> {
+  @TakesNoBody()
+  async purge(@Body() _none?: NoBody): Promise<PurgeSendStatusView> {
     return { purged: await this.retention.purgeNow() };
   }
 }

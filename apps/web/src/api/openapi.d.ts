@@ -1035,6 +1035,8 @@ export interface components {
             /** @description null clears it */
             description?: string | null;
         };
+        /** @description This route takes no body; an empty object at most. */
+        NoBody: Record<string, never>;
         WebhookSecretView: {
             /**
              * @description The signing secret. Shown once: store it now.
@@ -2357,7 +2359,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -2366,6 +2372,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookV3View"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */
@@ -2379,6 +2394,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2415,7 +2448,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -2424,6 +2461,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookV3View"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */
@@ -2437,6 +2483,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2473,7 +2537,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -2482,6 +2550,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSecretView"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */
@@ -2495,6 +2572,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2767,7 +2862,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description Accepted */
             202: {
@@ -2778,7 +2877,11 @@ export interface operations {
                     "application/json": components["schemas"]["RetryAcceptedView"];
                 };
             };
-            /** @description `invalid_parameter`: the webhook is disabled (enable it first) */
+            /**
+             * @description `invalid_parameter`: the webhook is disabled (enable it first)
+             *
+             *     `invalid_json`: the body is not parseable JSON
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2798,6 +2901,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3267,7 +3388,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -3276,6 +3401,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookV2View"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */
@@ -3289,6 +3423,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3325,7 +3477,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -3334,6 +3490,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookV2View"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */
@@ -3347,6 +3512,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3383,7 +3566,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -3392,6 +3579,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSecretView"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */
@@ -3405,6 +3601,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3677,7 +3891,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description Accepted */
             202: {
@@ -3688,7 +3906,11 @@ export interface operations {
                     "application/json": components["schemas"]["RetryAcceptedView"];
                 };
             };
-            /** @description `invalid_parameter`: the webhook is disabled (enable it first) */
+            /**
+             * @description `invalid_parameter`: the webhook is disabled (enable it first)
+             *
+             *     `invalid_json`: the body is not parseable JSON
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3708,6 +3930,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4741,7 +4981,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -4752,8 +4996,35 @@ export interface operations {
                     "application/json": components["schemas"]["PurgeSendStatusView"];
                 };
             };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5501,7 +5772,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -5510,6 +5785,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivatedWorkflowView"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */
@@ -5523,6 +5807,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5559,7 +5861,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -5570,7 +5876,11 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowView"];
                 };
             };
-            /** @description `invalid_parameter`: the workflow is a draft */
+            /**
+             * @description `invalid_parameter`: the workflow is a draft
+             *
+             *     `invalid_json`: the body is not parseable JSON
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5590,6 +5900,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6116,7 +6444,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description Created */
             201: {
@@ -6125,6 +6457,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedApiKeyView"];
+                };
+            };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
@@ -6138,6 +6479,24 @@ export interface operations {
             };
             /** @description `not_found`: no such account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6229,7 +6588,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -6240,8 +6603,35 @@ export interface operations {
                     "application/json": components["schemas"]["PurgeView"];
                 };
             };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
