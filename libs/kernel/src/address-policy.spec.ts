@@ -127,6 +127,9 @@ describe('checkTargetUrl', () => {
     ['http:example.com/noslash', 'no // (WHATWG would add them)'],
     ['http:\\\\example.com\\back', 'backslashes (WHATWG would read them as /)'],
     ['http:/example.com/one-slash', 'one slash'],
+    ['http:///example.com/three-slashes', 'three slashes (WHATWG would read the host after them)'],
+    ['https:////example.com/', 'four slashes'],
+    ['http://example.com:0/in', 'port 0'],
     [`https://example.com/${'a'.repeat(TARGET_URL_MAX_LENGTH)}`, 'over 2048 characters'],
   ];
 

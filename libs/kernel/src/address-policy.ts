@@ -112,6 +112,10 @@ export function checkTargetUrl(url: string, options: { allowPrivate: boolean }):
   if (!/^https?:\/\//i.test(url)) {
     return invalid('url must be an absolute http or https URL starting with http:// or https://');
   }
+  // `http:///host` and `http:////host` parse as `http://host`: the host must follow the two slashes.
+  if (/^https?:\/\/\//i.test(url)) {
+    return invalid('url must have its host right after http:// or https://');
+  }
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -126,6 +130,9 @@ export function checkTargetUrl(url: string, options: { allowPrivate: boolean }):
   }
   if (parsed.username !== '' || parsed.password !== '') {
     return invalid('url must not contain credentials');
+  }
+  if (parsed.port === '0') {
+    return invalid('url must not use port 0');
   }
   if (!options.allowPrivate) {
     const host = hostCategory(parsed.hostname);
