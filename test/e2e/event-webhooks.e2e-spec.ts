@@ -736,22 +736,39 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     expect(statuses.filter((s) => s === 'cancelled').length).toBeGreaterThan(0);
   });
 
-  it('lets two dispatcher processes drain one queue without delivering anything twice', async () => {
-    if (skip) return;
+  /**
+   * The shape of a multi-process deployment: an API that only accepts, and two dispatcher processes
+   * apart on its database and queue. A small DISPATCHER_CONCURRENCY keeps either from holding every
+   * item at once (it may hold 16 times its concurrency), so both get a share.
+   */
+  const splitDeployment = async (env: Record<string, string> = {}) => {
     const entry = 'apps/dispatcher/src/main.js';
     if (!existsSync(join(DIST, entry))) throw new Error(`${join(DIST, entry)} is missing: run npm run build first (npm test does)`);
-    // The shape of a multi-process deployment: an API that only accepts, two dispatchers apart.
-    const api = await startTestApp(profile, { env: { ...ENV, DISPATCHER_ENABLED: 'false' } });
+    const api = await startTestApp(profile, { env: { ...ENV, ...env, DISPATCHER_ENABLED: 'false' } });
     const { storage, queue } = api.config;
     const shared: Record<string, string> =
       storage.kind === 'sqlite'
         ? { STORAGE: 'sqlite', SQLITE_PATH: storage.sqlitePath, QUEUE: 'database' }
         : { STORAGE: 'mysql', DATABASE_URL: storage.databaseUrl!, QUEUE: 'nats', NATS_URL: queue.natsUrl, NATS_PREFIX: queue.natsPrefix };
-    // A small DISPATCHER_CONCURRENCY keeps either process from holding all 300 items at once (it may
-    // hold 16 times its concurrency, items parked behind the receiver's lane included), so both get a share.
-    const dispatchers = [1, 2].map(() => startProcess(entry, { ...ENV, ...shared, ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'debug', DISPATCHER_CONCURRENCY: '4' }));
+    const dispatchers = [1, 2].map(() => startProcess(entry, { ...ENV, ...env, ...shared, ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'debug', DISPATCHER_CONCURRENCY: '4' }));
+    const stop = async () => {
+      for (const d of dispatchers) d.child.kill('SIGTERM');
+      await Promise.all(dispatchers.map((d) => d.exited));
+      await api.close();
+    };
     try {
       await Promise.all(dispatchers.map((d) => waitForOutput(d, /dispatcher started/)));
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+    return { api, dispatchers, stop };
+  };
+
+  it('lets two dispatcher processes drain one queue without delivering anything twice', async () => {
+    if (skip) return;
+    const { api, dispatchers, stop } = await splitDeployment();
+    try {
       const account = await api.createAccount();
       const r = await receiver();
       r.respond({ status: 200, delayMs: 20 });
@@ -775,25 +792,14 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       }, WAIT_MS);
       expect(shares.every((share) => share > 0)).toBe(true);
     } finally {
-      for (const d of dispatchers) d.child.kill('SIGTERM');
-      await Promise.all(dispatchers.map((d) => d.exited));
-      await api.close();
+      await stop();
     }
   });
 
   it("holds a receiver's Retry-After across dispatcher processes, and waiting deliveries show when the pause ends", async () => {
     if (skip) return;
-    const entry = 'apps/dispatcher/src/main.js';
-    if (!existsSync(join(DIST, entry))) throw new Error(`${join(DIST, entry)} is missing: run npm run build first (npm test does)`);
-    const api = await startTestApp(profile, { env: { ...ENV, DISPATCHER_ENABLED: 'false', WEBHOOK_DISABLE_AFTER: '100' } });
-    const { storage, queue } = api.config;
-    const shared: Record<string, string> =
-      storage.kind === 'sqlite'
-        ? { STORAGE: 'sqlite', SQLITE_PATH: storage.sqlitePath, QUEUE: 'database' }
-        : { STORAGE: 'mysql', DATABASE_URL: storage.databaseUrl!, QUEUE: 'nats', NATS_URL: queue.natsUrl, NATS_PREFIX: queue.natsPrefix };
-    const dispatchers = [1, 2].map(() => startProcess(entry, { ...ENV, ...shared, WEBHOOK_DISABLE_AFTER: '100', ALLOW_PRIVATE_TARGETS: 'true', DISPATCHER_CONCURRENCY: '4' }));
+    const { api, stop } = await splitDeployment({ WEBHOOK_DISABLE_AFTER: '100' });
     try {
-      await Promise.all(dispatchers.map((d) => waitForOutput(d, /dispatcher started/)));
       const account = await api.createAccount();
       const r = await receiver();
       r.respond({ status: 429, headers: { 'retry-after': '4' } });
@@ -826,9 +832,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       await eventually(() => expect(r.requests.length).toBeGreaterThan(1), WAIT_MS);
       expect(r.requests[1].at - pausedAt).toBeGreaterThanOrEqual(3_900);
     } finally {
-      for (const d of dispatchers) d.child.kill('SIGTERM');
-      await Promise.all(dispatchers.map((d) => d.exited));
-      await api.close();
+      await stop();
     }
   });
 });

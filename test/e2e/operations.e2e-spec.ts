@@ -129,6 +129,26 @@ describe('operations: processes (sqlite)', () => {
     return receiver.requestsTo(path).filter((r) => r.headers['x-service-event-id'] === eventId).length;
   };
 
+  /**
+   * API + dispatcher in one process on a database of its own, with `count` events waiting behind a
+   * receiver that answers after `delayMs`, two calls at a time (DISPATCHER_ORIGIN_CONCURRENCY=2).
+   */
+  const backlogBehindSlowReceiver = async (name: string, extra: Record<string, string>, count: number, delayMs: number) => {
+    const apiPort = port();
+    const base = `http://127.0.0.1:${apiPort}`;
+    const settings = { SQLITE_PATH: join(dir, `${name}-${apiPort}.db`), PORT: apiPort, DISPATCHER_ORIGIN_CONCURRENCY: '2', ...extra };
+    const first = await start('apps/api/src/main.js', settings, /api listening/);
+    const json = async (method: string, path: string, headers: Record<string, string>, body?: object) =>
+      (await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body && JSON.stringify(body) })).json();
+    const account = (await json('POST', '/admin/accounts', { authorization: `Bearer ${env().ADMIN_TOKEN}` }, { name: 'Acme' })) as { id: number; apiKey: string };
+    const path = `/${name}-${apiPort}`;
+    const webhook = (await json('POST', '/v3/Webhook', { 'api-key': account.apiKey }, { url: `${receiver.url}${path}`, events: ['email.delivered'] })) as { id: string };
+    receiver.respond((request) => (request.path === path ? { status: 200, delayMs } : { status: 200 }));
+    const events = Array.from({ length: count }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: { ...delivered, idSending: i + 1 } }));
+    await json('POST', '/internal/events/batch', { authorization: `Bearer ${env().INTERNAL_TOKEN}` }, { events });
+    return { first, settings, json, account, path, webhook };
+  };
+
   it('SIGTERM during a slow delivery lets it finish within the grace period: delivered exactly once', async () => {
     expect(await deliverAcrossRestart({ SHUTDOWN_GRACE_MS: '10s' }, 20_000)).toBe(1);
   }, 60_000);
@@ -141,18 +161,7 @@ describe('operations: processes (sqlite)', () => {
   }, 90_000);
 
   it('SIGTERM with deliveries waiting in their lane: none is attempted after the release, the webhook stays enabled, all are delivered after a restart', async () => {
-    const apiPort = port();
-    const base = `http://127.0.0.1:${apiPort}`;
-    const settings = { SQLITE_PATH: join(dir, `lanes-${apiPort}.db`), PORT: apiPort, SHUTDOWN_GRACE_MS: '300ms', DISPATCHER_ORIGIN_CONCURRENCY: '2', WEBHOOK_DISABLE_AFTER: '3' };
-    const first = await start('apps/api/src/main.js', settings, /api listening/);
-    const json = async (method: string, path: string, headers: Record<string, string>, body?: object) =>
-      (await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body && JSON.stringify(body) })).json();
-    const account = (await json('POST', '/admin/accounts', { authorization: `Bearer ${env().ADMIN_TOKEN}` }, { name: 'Acme' })) as { id: number; apiKey: string };
-    const path = `/lanes-${apiPort}`;
-    const webhook = (await json('POST', '/v3/Webhook', { 'api-key': account.apiKey }, { url: `${receiver.url}${path}`, events: ['email.delivered'] })) as { id: string };
-    receiver.respond((request) => (request.path === path ? { status: 200, delayMs: 400 } : { status: 200 }));
-    const events = Array.from({ length: 40 }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: { ...delivered, idSending: i + 1 } }));
-    await json('POST', '/internal/events/batch', { authorization: `Bearer ${env().INTERNAL_TOKEN}` }, { events });
+    const { first, settings, json, account, path, webhook } = await backlogBehindSlowReceiver('lanes', { SHUTDOWN_GRACE_MS: '300ms', WEBHOOK_DISABLE_AFTER: '3' }, 40, 400);
 
     await eventually(() => expect(receiver.requestsTo(path).length).toBeGreaterThanOrEqual(2), 10_000);
     first.child.kill('SIGTERM');
@@ -171,18 +180,7 @@ describe('operations: processes (sqlite)', () => {
   }, 90_000);
 
   it('SIGTERM starts no new call: with a long grace, only the calls under way finish, then the process exits and a restart delivers the rest', async () => {
-    const apiPort = port();
-    const base = `http://127.0.0.1:${apiPort}`;
-    const settings = { SQLITE_PATH: join(dir, `drain-${apiPort}.db`), PORT: apiPort, SHUTDOWN_GRACE_MS: '10s', DISPATCHER_ORIGIN_CONCURRENCY: '2' };
-    const first = await start('apps/api/src/main.js', settings, /api listening/);
-    const json = async (method: string, path: string, headers: Record<string, string>, body?: object) =>
-      (await fetch(base + path, { method, headers: { 'content-type': 'application/json', ...headers }, body: body && JSON.stringify(body) })).json();
-    const account = (await json('POST', '/admin/accounts', { authorization: `Bearer ${env().ADMIN_TOKEN}` }, { name: 'Acme' })) as { id: number; apiKey: string };
-    const path = `/drain-${apiPort}`;
-    const webhook = (await json('POST', '/v3/Webhook', { 'api-key': account.apiKey }, { url: `${receiver.url}${path}`, events: ['email.delivered'] })) as { id: string };
-    receiver.respond((request) => (request.path === path ? { status: 200, delayMs: 1_000 } : { status: 200 }));
-    const events = Array.from({ length: 20 }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: { ...delivered, idSending: i + 1 } }));
-    await json('POST', '/internal/events/batch', { authorization: `Bearer ${env().INTERNAL_TOKEN}` }, { events });
+    const { first, settings, json, account, path, webhook } = await backlogBehindSlowReceiver('drain', { SHUTDOWN_GRACE_MS: '10s' }, 20, 1_000);
 
     await eventually(() => expect(receiver.requestsTo(path).length).toBeGreaterThanOrEqual(2), 10_000);
     const signalledAt = Date.now();
