@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eventually } from '../support/eventually';
+import { sleep } from '../support/waiting';
 import { RunningProcess, startProcess, waitForOutput } from '../support/processes';
 import { deliveredData, profileSuite } from '../support/profile-suite';
 import { Receiver, startReceiver } from '../support/receiver';
@@ -93,9 +94,9 @@ describe('operations: processes (sqlite)', () => {
   /**
    * Starts API + dispatcher in one process, publishes one event whose receiver answers after 2 s,
    * sends SIGTERM during that call, restarts on the same database and waits for the delivery.
-   * Returns how many times the receiver got the event.
+   * Returns how many times the receiver got the event, and what /ready answered just after the signal.
    */
-  const deliverAcrossRestart = async (extra: Record<string, string>, waitMs: number): Promise<number> => {
+  const deliverAcrossRestart = async (extra: Record<string, string>, waitMs: number): Promise<{ received: number; readyWhileStopping: { status: number; body: unknown } | null }> => {
     const apiPort = port();
     const base = `http://127.0.0.1:${apiPort}`;
     const sqlite = { SQLITE_PATH: join(dir, `service-${apiPort}.db`), PORT: apiPort, ...extra };
@@ -113,6 +114,11 @@ describe('operations: processes (sqlite)', () => {
 
     await eventually(() => expect(receiver.requestsTo(path).length).toBeGreaterThan(0), 10_000);
     first.child.kill('SIGTERM');
+    await sleep(100);
+    const readyWhileStopping = await fetch(`${base}/ready`).then(
+      async (response) => ({ status: response.status, body: await response.json() }),
+      () => null,
+    );
     const exit = await first.exited;
     expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
 
@@ -126,7 +132,7 @@ describe('operations: processes (sqlite)', () => {
     }, waitMs);
     second.child.kill('SIGTERM');
     await second.exited;
-    return receiver.requestsTo(path).filter((r) => r.headers['x-service-event-id'] === eventId).length;
+    return { received: receiver.requestsTo(path).filter((r) => r.headers['x-service-event-id'] === eventId).length, readyWhileStopping };
   };
 
   /**
@@ -150,14 +156,17 @@ describe('operations: processes (sqlite)', () => {
   };
 
   it('SIGTERM during a slow delivery lets it finish within the grace period: delivered exactly once', async () => {
-    expect(await deliverAcrossRestart({ SHUTDOWN_GRACE_MS: '10s' }, 20_000)).toBe(1);
+    const { received, readyWhileStopping } = await deliverAcrossRestart({ SHUTDOWN_GRACE_MS: '10s' }, 20_000);
+    expect(received).toBe(1);
+    // A balancer polling /ready stops sending during the grace; the call under way still finishes.
+    expect(readyWhileStopping).toEqual({ status: 503, body: { status: 'stopping', storage: 'up', queue: 'up' } });
   }, 60_000);
 
   it('SIGTERM with a grace period shorter than the call releases the queue item, and the event is still delivered', async () => {
     // The queue item is released after 200 ms while the call is still out; either the attempt is
     // recorded before the database closes, or its claim runs out (timeout + 30 s) and the released
     // item makes it again after the restart: at least once, never zero times.
-    expect(await deliverAcrossRestart({ SHUTDOWN_GRACE_MS: '200ms', DELIVERY_TIMEOUT_MS: '2500' }, 60_000)).toBeGreaterThanOrEqual(1);
+    expect((await deliverAcrossRestart({ SHUTDOWN_GRACE_MS: '200ms', DELIVERY_TIMEOUT_MS: '2500' }, 60_000)).received).toBeGreaterThanOrEqual(1);
   }, 90_000);
 
   it('SIGTERM with deliveries waiting in their lane: none is attempted after the release, the webhook stays enabled, all are delivered after a restart', async () => {

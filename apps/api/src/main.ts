@@ -4,6 +4,7 @@ import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger } from '../../../libs/adapters/logging/logger';
 import { stopOnSignals } from '../../../libs/adapters/runtime/stop-on-signals';
 import { createApiApp } from './create-api-app';
+import { ShutdownState } from './ops/shutdown-state';
 import { resolveOperatorTokens } from './http/resolve-operator-tokens';
 
 /**
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   // that cannot serve.
   await assertPortFree(config.http.port);
   const app = await createApiApp({ config, tokens, logger });
-  stopOnSignals(app, logger, 'api');
+  stopOnSignals(app, logger, 'api', () => app.get(ShutdownState).begin());
   try {
     await app.listen({ port: config.http.port, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
   } catch (error) {

@@ -3,6 +3,7 @@ import { AutomationsModule } from '../../../../libs/automations/src';
 import { EventWebhooksModule } from '../../../../libs/event-webhooks/src';
 import { SendStatusRetentionModule } from '../../../../libs/send-status/src';
 import { OpsController } from '../ops/ops.controller';
+import { ShutdownState } from '../ops/shutdown-state';
 import { AdminAccountsController } from './admin-accounts.controller';
 import { AdminMaintenanceController } from './admin-maintenance.controller';
 
@@ -10,5 +11,7 @@ import { AdminMaintenanceController } from './admin-maintenance.controller';
 @Module({
   imports: [AutomationsModule, EventWebhooksModule, SendStatusRetentionModule],
   controllers: [OpsController, AdminAccountsController, AdminMaintenanceController],
+  providers: [ShutdownState],
+  exports: [ShutdownState],
 })
 export class AdminHttpModule {}

@@ -5,6 +5,7 @@ import { WorkQueue } from '../../../../libs/kernel/src';
 import { MetricsAuth, NoCredential } from '../http/route-auth';
 import { Metrics } from '../../../../libs/adapters/metrics/metrics';
 import { TypeormDatabase } from '../../../../libs/adapters/sql/src/typeorm-database';
+import { ShutdownState } from './shutdown-state';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -13,7 +14,8 @@ export class HealthView {
 }
 
 export class ReadinessView {
-  @ApiProperty({ enum: ['ready', 'unavailable'] }) status!: string;
+  @ApiProperty({ enum: ['ready', 'unavailable', 'stopping'], description: '`stopping` once the process began to shut down (SIGTERM): it serves what it gets, but takes nothing new from a balancer' })
+  status!: string;
   @ApiProperty({ enum: ['up', 'down'] }) storage!: string;
   @ApiProperty({ enum: ['up', 'down'] }) queue!: string;
 }
@@ -26,6 +28,7 @@ export class OpsController {
     private readonly db: TypeormDatabase,
     @Inject(WorkQueue) private readonly queue: WorkQueue,
     private readonly metrics: Metrics,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   @Get('health')
@@ -37,13 +40,13 @@ export class OpsController {
   }
 
   @Get('ready')
-  @ApiOperation({ operationId: 'ops_ready', summary: 'Readiness: 200 only while storage and queue answer' })
+  @ApiOperation({ operationId: 'ops_ready', summary: 'Readiness: 200 only while storage and queue answer and the process is not stopping' })
   @ApiOkResponse({ type: ReadinessView, description: 'Storage and queue answer' })
-  @ApiServiceUnavailableResponse({ type: ReadinessView, description: 'Storage or queue does not answer' })
+  @ApiServiceUnavailableResponse({ type: ReadinessView, description: 'Storage or queue does not answer, or the process is stopping' })
   async ready(@Res() reply: FastifyReply) {
     const [storage, queue] = await Promise.all([probe(() => this.db.ping()), probe(() => this.queue.ping())]);
-    const ok = storage && queue;
-    void reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', storage: storage ? 'up' : 'down', queue: queue ? 'up' : 'down' });
+    const status = this.shutdown.stopping ? 'stopping' : storage && queue ? 'ready' : 'unavailable';
+    void reply.status(status === 'ready' ? 200 : 503).send({ status, storage: storage ? 'up' : 'down', queue: queue ? 'up' : 'down' });
   }
 
   @Get('metrics')

@@ -755,7 +755,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: 200 only while storage and queue answer */
+        /** Readiness: 200 only while storage and queue answer and the process is not stopping */
         get: operations["ops_ready"];
         put?: never;
         post?: never;
@@ -1916,8 +1916,11 @@ export interface components {
             status: "ok";
         };
         ReadinessView: {
-            /** @enum {string} */
-            status: "ready" | "unavailable";
+            /**
+             * @description `stopping` once the process began to shut down (SIGTERM): it serves what it gets, but takes nothing new from a balancer
+             * @enum {string}
+             */
+            status: "ready" | "unavailable" | "stopping";
             /** @enum {string} */
             storage: "up" | "down";
             /** @enum {string} */
@@ -6072,7 +6075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Storage or queue does not answer */
+            /** @description Storage or queue does not answer, or the process is stopping */
             503: {
                 headers: {
                     [name: string]: unknown;
