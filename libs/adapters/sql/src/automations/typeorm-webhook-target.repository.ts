@@ -1,5 +1,6 @@
 import { TargetUsage, WebhookTarget, WebhookTargetRepository } from '../../../../webhook-targets/src';
 import { lockAccountForCreate } from '../accounts/account-create-lock';
+import { placeholders } from '../event-webhooks/multi-row-insert';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface TargetRow {
@@ -65,7 +66,7 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   async holdExisting(accountId: number, ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db.query<{ id: string }>(
-      `SELECT id FROM webhook_targets WHERE account_id = ? AND id IN (${ids.map(() => '?').join(', ')})${sharedLock(this.db)}`,
+      `SELECT id FROM webhook_targets WHERE account_id = ? AND id IN (${placeholders(ids)})${sharedLock(this.db)}`,
       [accountId, ...ids],
     );
     return new Set(rows.map((row) => row.id));
