@@ -143,7 +143,7 @@ export function boolean(env: Env, name: string, fallback: boolean): boolean {
 }
 
 /**
- * The longest duration a setting takes: 2^31 - 1 ms (596 h, about 24.8 days), the longest delay a
+ * The longest duration a setting takes: 2^31 - 1 ms (about 596.5 h, 24.8 days), the longest delay a
  * Node timer keeps; a longer one would fire after 1 ms.
  */
 export const MAX_DURATION_MS = 2 ** 31 - 1;
@@ -152,7 +152,7 @@ export function duration(env: Env, name: string, fallback: string): number {
   const text = read(env, name) ?? fallback;
   const ms = parseDuration(text);
   if (ms === null || ms <= 0 || ms > MAX_DURATION_MS) {
-    throw new ConfigError(name, `got "${text}", expected a duration from 1ms to 596h such as 500ms, 10s, 5m or 24h (a bare number is milliseconds)`);
+    throw new ConfigError(name, `got "${text}", expected a duration from 1ms to 2147483647ms (about 596h) such as 500ms, 10s, 5m or 24h (a bare number is milliseconds)`);
   }
   return ms;
 }
@@ -161,7 +161,7 @@ export function durationList(env: Env, name: string, fallback: string): number[]
   const text = read(env, name) ?? fallback;
   const list = parseDurationList(text);
   if (list === null || list.length > 50 || list.some((ms) => ms > MAX_DURATION_MS)) {
-    throw new ConfigError(name, `got "${text}", expected comma-separated durations of at most 596h such as 10s,1m,5m (units ms, s, m, h; a bare number is milliseconds)`);
+    throw new ConfigError(name, `got "${text}", expected comma-separated durations of at most 2147483647ms (about 596h) such as 10s,1m,5m (units ms, s, m, h; a bare number is milliseconds)`);
   }
   return list;
 }

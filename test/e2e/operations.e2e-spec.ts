@@ -151,7 +151,7 @@ describe('operations: processes (sqlite)', () => {
     const webhook = (await json('POST', '/v3/Webhook', { 'api-key': account.apiKey }, { url: `${receiver.url}${path}`, events: ['email.delivered'] })) as { id: string };
     receiver.respond((request) => (request.path === path ? { status: 200, delayMs } : { status: 200 }));
     const events = Array.from({ length: count }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: { ...delivered, idSending: i + 1 } }));
-    await json('POST', '/internal/events/batch', { authorization: `Bearer ${env().INTERNAL_TOKEN}` }, { events });
+    if (count > 0) await json('POST', '/internal/events/batch', { authorization: `Bearer ${env().INTERNAL_TOKEN}` }, { events });
     return { first, settings, json, account, path, webhook };
   };
 
@@ -205,6 +205,33 @@ describe('operations: processes (sqlite)', () => {
     const deliveries = async () =>
       ((await json('GET', `/v3/Webhook/${webhook.id}/deliveries?limit=100`, { 'api-key': account.apiKey })) as { deliveries: Array<{ status: string }> }).deliveries;
     await eventually(async () => expect((await deliveries()).map((d) => d.status)).toEqual(Array(20).fill('succeeded')), 60_000);
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }, 90_000);
+
+  it("SIGTERM hands back deliveries waiting out a receiver's Retry-After at once, and a restart delivers them when the pause ends", async () => {
+    const { first, settings, json, account, path, webhook } = await backlogBehindSlowReceiver('paused', { SHUTDOWN_GRACE_MS: '20s' }, 0, 0);
+    receiver.respond((request) => (request.path === path ? { status: 429, headers: { 'retry-after': '8' } } : { status: 200 }));
+    const publish = (count: number) =>
+      json('POST', '/internal/events/batch', { authorization: `Bearer ${env().INTERNAL_TOKEN}` }, {
+        events: Array.from({ length: count }, (_, i) => ({ accountId: account.id, type: 'email.delivered', data: { ...delivered, idSending: 100 + i } })),
+      });
+    await publish(1);
+    const deliveries = async () =>
+      ((await json('GET', `/v3/Webhook/${webhook.id}/deliveries?limit=100`, { 'api-key': account.apiKey })) as { deliveries: Array<{ status: string; attempts: unknown[] }> }).deliveries;
+    await eventually(async () => expect((await deliveries()).flatMap((d) => d.attempts)).toHaveLength(1), 10_000);
+    await publish(5);
+    await sleep(500);
+    const signalledAt = Date.now();
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    // Nothing was under way: the process need not wait for the pause, nor for the grace.
+    expect(Date.now() - signalledAt).toBeLessThan(4_000);
+    expect(receiver.requestsTo(path)).toHaveLength(1);
+
+    receiver.respond({ status: 200 });
+    const second = await start('apps/api/src/main.js', settings, /api listening/);
+    await eventually(async () => expect((await deliveries()).map((d) => d.status)).toEqual(Array(6).fill('succeeded')), 60_000);
     second.child.kill('SIGTERM');
     await second.exited;
   }, 90_000);

@@ -63,15 +63,18 @@ describe('processes', () => {
     expect(sut.output()).toMatch(/stopped: in-flight work finished or released/);
   });
 
-  it('stops with an error naming PORT when the port is taken, before its dispatcher takes any work', async () => {
+  it.each([
+    ['apps/api/src/main.js', 'PORT'],
+    ['apps/dispatcher/src/main.js', 'DISPATCHER_HEALTH_PORT'],
+  ])('%s stops with an error naming %s when the port is taken, before it takes any work', async (entry, variable) => {
     const port = randomListenPort();
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(port, '0.0.0.0', () => resolve()));
     try {
-      const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), PORT: String(port) });
+      const sut = startProcess(entry, { ...baseEnv(), [variable]: String(port) });
       const { code } = await sut.exited;
       expect(code).toBe(1);
-      expect(sut.output()).toContain(`start-up failed: PORT ${port}: already in use`);
+      expect(sut.output()).toContain(`start-up failed: ${variable} ${port}: already in use`);
       expect(sut.output()).not.toMatch(/"msg":"consuming"/);
     } finally {
       await new Promise<void>((resolve) => holder.close(() => resolve()));

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { createServer } from 'node:net';
 import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger } from '../../../libs/adapters/logging/logger';
+import { assertPortFree } from '../../../libs/adapters/runtime/assert-port-free';
 import { stopOnSignals } from '../../../libs/adapters/runtime/stop-on-signals';
 import { createApiApp } from './create-api-app';
 import { ShutdownState } from './ops/shutdown-state';
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   }
   // Before the app exists: it starts its dispatcher at init, which must take no work in a process
   // that cannot serve.
-  await assertPortFree(config.http.port);
+  await assertPortFree(config.http.port, 'PORT');
   const app = await createApiApp({ config, tokens, logger });
   stopOnSignals(app, logger, 'api', () => app.get(ShutdownState).begin());
   try {
@@ -39,14 +39,6 @@ async function main(): Promise<void> {
     { port: config.http.port, storage: config.storage.kind, queue: config.queue.kind, dispatcher: config.runtime.dispatcherEnabled, ...urls },
     `api listening on port ${config.http.port}: API ${urls.api}, dashboard ${urls.dashboard}, docs ${urls.docs}, metrics ${urls.metrics}`,
   );
-}
-
-async function assertPortFree(port: number): Promise<void> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`PORT ${port}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`)));
-    probe.listen({ port, host: '0.0.0.0' }, () => probe.close(() => resolve()));
-  });
 }
 
 void main().catch((error: unknown) => {

@@ -39,7 +39,7 @@ describe('MetricsServer', () => {
   it('answers GET /health and GET /metrics, 404 to anything else, each with an x-request-id', async () => {
     const port = await freePort();
     const server = new MetricsServer(new Metrics(), loadConfig({ DISPATCHER_HEALTH_PORT: String(port) }));
-    server.onApplicationBootstrap();
+    await server.onApplicationBootstrap();
     try {
       const health = await call(port, 'GET', '/health', { 'x-request-id': 'probe-1' });
       expect(health).toEqual({ status: 200, requestId: 'probe-1', body: '{"status":"ok"}' });
@@ -72,7 +72,7 @@ describe('MetricsServer', () => {
       },
     });
     const server = new MetricsServer(metrics, loadConfig({ DISPATCHER_HEALTH_PORT: String(port) }));
-    server.onApplicationBootstrap();
+    await server.onApplicationBootstrap();
     const agent = new Agent({ keepAlive: true });
     try {
       const health = await fetchOn(agent, `http://127.0.0.1:${port}/health`);

@@ -28,8 +28,16 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     return this.config.runtime.dispatcherHealthPort ?? null;
   }
 
-  onApplicationBootstrap(): void {
-    if (this.port) this.server = createServer((request, response) => void this.answer(request, response)).listen(this.port);
+  /** Listens, or fails the start naming DISPATCHER_HEALTH_PORT (a port taken since main checked it). */
+  async onApplicationBootstrap(): Promise<void> {
+    const port = this.port;
+    if (!port) return;
+    const server = createServer((request, response) => void this.answer(request, response));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`DISPATCHER_HEALTH_PORT ${port}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`)));
+      server.listen(port, () => resolve());
+    });
+    this.server = server;
   }
 
   /** Stops listening; the answers still being made then close their connection (see `send`). */

@@ -130,6 +130,7 @@ describe('checkTargetUrl', () => {
     ['http:///example.com/three-slashes', 'three slashes (WHATWG would read the host after them)'],
     ['https:////example.com/', 'four slashes'],
     ['http://example.com:0/in', 'port 0'],
+    ['http://example.com/a\ud800', 'a lone surrogate (each database stored a different U+FFFD)'],
     [`https://example.com/${'a'.repeat(TARGET_URL_MAX_LENGTH)}`, 'over 2048 characters'],
   ];
 

@@ -1,4 +1,5 @@
 import * as ipaddr from 'ipaddr.js';
+import { isWellFormedText, NOT_TEXT } from './text';
 
 /**
  * Which network addresses a webhook may be delivered to (CONTRACT §2: loopback, private,
@@ -109,6 +110,7 @@ export function checkTargetUrl(url: string, options: { allowPrivate: boolean }):
   if (UNFORGIVEN.test(url)) {
     return invalid('url must not contain spaces, control characters or backslashes (percent-encode them)');
   }
+  if (!isWellFormedText(url)) return invalid(NOT_TEXT('url'));
   if (!/^https?:\/\//i.test(url)) {
     return invalid('url must be an absolute http or https URL starting with http:// or https://');
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { invalidParameter } from '../../kernel/src';
+import { invalidParameter, isWellFormedText, NOT_TEXT } from '../../kernel/src';
 
 /** Prefix of a generated target signing key (so secret scanners can recognise one). */
 export const SIGNING_KEY_PREFIX = 'tsk_';
@@ -16,5 +16,7 @@ export function checkSigningKey(key: string): string {
     throw invalidParameter(`signingKey must be ${SIGNING_KEY_LENGTH.min} to ${SIGNING_KEY_LENGTH.max} characters`);
   }
   if (/[\x00-\x1f\x7f]/.test(key)) throw invalidParameter('signingKey must not contain control characters');
+  // Its UTF-8 bytes are the HMAC key: a lone surrogate has none (the server would sign with U+FFFD).
+  if (!isWellFormedText(key)) throw invalidParameter(NOT_TEXT('signingKey'));
   return key;
 }

@@ -81,6 +81,9 @@ describe(WebhookTargetsService.name, () => {
     [{ name: 'x', url: 'http://localhost:8080/hook' }, 'loopback'],
     [{ name: 'x', url: 'https://example.com/', headers: { 'Content-Type': 'text/plain' } }, 'Content-Type'],
     [{ name: 'x', url: 'https://example.com/', signingKey: 'short' }, 'signingKey'],
+    [{ name: 'x', url: 'https://example.com/', signingKey: 'a-long-enough-signing-key\ud800' }, 'signingKey holds a lone UTF-16 surrogate'],
+    [{ name: 'x\udc00', url: 'https://example.com/' }, 'name holds a lone UTF-16 surrogate'],
+    [{ name: 'x', url: 'https://example.com/\ud800' }, 'url holds a lone UTF-16 surrogate'],
     [{ name: 'x', url: 'https://example.com/', signingKey: 'a-long-enough-signing-key', generateSigningKey: true }, 'either'],
   ])('refuses %j as invalid_parameter', async (input, message) => {
     await expect(sut.create(ACCOUNT, input)).rejects.toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining(message) });

@@ -95,6 +95,7 @@ export class DeliveryHandler extends WorkHandler {
 
   override stop(): void {
     this.stopped = true;
+    this.lanes.stopWaiting();
   }
 
   /** Its handler threw: the delivery is due when its item comes back, so the sweeper leaves it to that item. */

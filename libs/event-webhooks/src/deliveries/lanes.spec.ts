@@ -83,6 +83,20 @@ describe(DispatchLanes.name, () => {
     expect(startedAt[0] - before).toBeGreaterThanOrEqual(30);
   });
 
+  it('lets the calls waiting out a pause go at once when it stops waiting (shutdown), and later ones do not wait', async () => {
+    const sut = new DispatchLanes({ perOrigin: 4, firstAttempts: 4, retries: 4 });
+    sut.pause('wh_busy', Date.now() + 60_000);
+    const waiting = Array.from({ length: 3 }, () => sut.run('https://busy.example', 'first', 'wh_busy', async () => 'ran'));
+    await tick();
+    expect(sut.parked).toBe(3);
+    const stoppedAt = Date.now();
+    sut.stopWaiting();
+    await expect(Promise.all(waiting)).resolves.toEqual(['ran', 'ran', 'ran']);
+    await expect(sut.run('https://busy.example', 'first', 'wh_busy', async () => 'later')).resolves.toBe('later');
+    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+    expect(sut.parked).toBe(0);
+  });
+
   it('names origins by scheme, host and port', () => {
     expect(originOf('https://Example.com:443/a?b')).toBe('https://example.com');
     expect(originOf('http://example.com:8080/a')).toBe('http://example.com:8080');

@@ -82,6 +82,9 @@ export class DispatchLanes {
   private readonly classes: Lanes;
   private readonly pausedUntil = new Map<string, number>();
   private pausedWaiters = 0;
+  /** Wakes the calls waiting out a pause (set while any wait). */
+  private readonly wakePaused = new Set<() => void>();
+  private stopped = false;
 
   constructor(
     private readonly limits: DispatchLaneLimits,
@@ -108,6 +111,16 @@ export class DispatchLanes {
     if (untilMs > (this.pausedUntil.get(endpoint) ?? 0)) this.pausedUntil.set(endpoint, untilMs);
   }
 
+  /**
+   * Shutdown: calls waiting out a pause stop waiting at once (and later ones do not wait), so the
+   * handler can hand their items back rather than hold them through the grace.
+   */
+  stopWaiting(): void {
+    this.stopped = true;
+    for (const wake of this.wakePaused) wake();
+    this.wakePaused.clear();
+  }
+
   inFlight(origin: string): number {
     return this.origins.active(origin);
   }
@@ -118,7 +131,7 @@ export class DispatchLanes {
   }
 
   private async waitWhilePaused(endpoint: string): Promise<void> {
-    for (;;) {
+    while (!this.stopped) {
       const until = this.pausedUntil.get(endpoint);
       if (until === undefined) return;
       const wait = until - this.nowMs();
@@ -127,7 +140,15 @@ export class DispatchLanes {
         return;
       }
       this.pausedWaiters++;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.wakePaused.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, wait);
+        this.wakePaused.add(wake);
+      });
       this.pausedWaiters--;
     }
   }
