@@ -4,6 +4,7 @@ import { APP_CONFIG } from '../../../config/config.token';
 import type { AppConfig } from '../../../config/load-config';
 import { bearerToken, tokensMatch } from '../../kernel/src/credentials';
 import { requestIdFrom } from '../../kernel/src/request-id';
+import { listenNaming } from '../runtime/assert-port-free';
 import { Metrics } from './metrics';
 
 const JSON_TYPE = 'application/json';
@@ -33,10 +34,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     const port = this.port;
     if (!port) return;
     const server = createServer((request, response) => void this.answer(request, response));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`DISPATCHER_HEALTH_PORT ${port}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`)));
-      server.listen(port, () => resolve());
-    });
+    await listenNaming(server, port, 'DISPATCHER_HEALTH_PORT');
     this.server = server;
   }
 

@@ -1,4 +1,12 @@
-import { createServer } from 'node:net';
+import { createServer, Server } from 'node:net';
+
+/** Listens on `port` (of `host`, or every address), or fails naming `variable` (`PORT 3000: already in use`). */
+export async function listenNaming(server: Server, port: number, variable: string, host?: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`${variable} ${port}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`)));
+    server.listen({ port, host }, () => resolve());
+  });
+}
 
 /**
  * Fails, naming `variable`, when `port` cannot be bound. Called before the app is created: the app
@@ -6,8 +14,7 @@ import { createServer } from 'node:net';
  */
 export async function assertPortFree(port: number, variable: string): Promise<void> {
   const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', (error: NodeJS.ErrnoException) => reject(new Error(`${variable} ${port}: ${error.code === 'EADDRINUSE' ? 'already in use' : error.message}`)));
-    probe.listen({ port, host: '0.0.0.0' }, () => probe.close(() => resolve()));
-  });
+  // The address the API listens on (apps/api main.ts).
+  await listenNaming(probe, port, variable, '0.0.0.0');
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
 }
