@@ -29,8 +29,12 @@ export interface OutboundResult {
 }
 
 export abstract class OutboundHttp {
-  /** The User-Agent header every call carries. */
-  abstract readonly userAgent: string;
+  /**
+   * Every header a call of `request` carries on the wire, lowercase where the transport adds them
+   * (`host`, `connection`, `user-agent` unless the request has one, `content-length`): what an
+   * attempt records as sent.
+   */
+  abstract sentHeaders(request: OutboundRequest): Record<string, string>;
   /** Throws OutboundClosedError (and only that) when the process is shutting down and made no call. */
   abstract post(request: OutboundRequest): Promise<OutboundResult>;
 }

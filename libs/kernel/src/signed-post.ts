@@ -35,7 +35,7 @@ export interface SignedPostResult extends OutboundResult {
   /** 2xx, by `isSuccess`. */
   success: boolean;
   outcome: CallOutcome;
-  /** Every header sent, the transport's User-Agent included: what an attempt records. */
+  /** Every header sent, those the transport adds included: what an attempt records. */
   requestHeaders: Record<string, string>;
 }
 
@@ -70,12 +70,13 @@ export function signedPostHeaders(format: SignedPostFormat, body: string, timest
  */
 export async function sendSignedPost(http: OutboundHttp, request: SignedPostRequest): Promise<SignedPostResult> {
   const headers = signedPostHeaders(request.format, request.body, Math.floor(request.at.getTime() / 1000));
-  const result = await http.post({ url: request.url, body: request.body, timeoutMs: request.timeoutMs, headers });
+  const outbound = { url: request.url, body: request.body, timeoutMs: request.timeoutMs, headers };
+  const result = await http.post(outbound);
   const success = isSuccess(result.status);
   return {
     ...result,
     success,
     outcome: callOutcome(success, result.status, result.error),
-    requestHeaders: { ...headers, 'user-agent': http.userAgent },
+    requestHeaders: http.sentHeaders(outbound),
   };
 }

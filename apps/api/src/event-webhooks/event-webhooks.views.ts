@@ -64,7 +64,7 @@ export class DeliveryAttemptV3View {
     additionalProperties: { type: 'string' },
     nullable: true,
     example: { 'content-type': 'application/json', 'x-service-event-id': EVENT_ID, 'x-service-event-type': 'email.delivered' },
-    description: 'The headers sent, names in lowercase and the same in both families; null for attempts made before they were kept',
+    description: 'Every header the call carried on the wire (host, connection and content-length included), names in lowercase and the same in both families; null for attempts made before they were kept',
   })
   requestHeaders!: Record<string, string> | null;
 }

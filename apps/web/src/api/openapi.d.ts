@@ -1083,7 +1083,7 @@ export interface components {
             /** @description The start of the answer body, at most 4 KB (empty when none arrived) */
             responseBody: string;
             /**
-             * @description The headers sent, names in lowercase and the same in both families; null for attempts made before they were kept
+             * @description Every header the call carried on the wire (host, connection and content-length included), names in lowercase and the same in both families; null for attempts made before they were kept
              * @example {
              *       "content-type": "application/json",
              *       "x-service-event-id": "evt_01jd2x7q9m3k8p4r6t1v5w0y2z",
@@ -1327,7 +1327,7 @@ export interface components {
             /** @description The start of the answer body, at most 4 KB (empty when none arrived) */
             response_body: string;
             /**
-             * @description The headers sent, names in lowercase and the same in both families; null for attempts made before they were kept
+             * @description Every header the call carried on the wire (host, connection and content-length included), names in lowercase and the same in both families; null for attempts made before they were kept
              * @example {
              *       "content-type": "application/json",
              *       "x-service-event-id": "evt_01jd2x7q9m3k8p4r6t1v5w0y2z",

@@ -116,6 +116,17 @@ describe('UndiciOutboundHttp', () => {
       expect(seen.headers.host).toBe(`127.0.0.1:${server.port}`);
     });
 
+    it('says which headers it sends: exactly those the receiver sees, with those undici adds', async () => {
+      const server = await startServer((_req, res) => res.end());
+      const c = client();
+      const request = { url: `${server.url}/in?x=1`, headers: { 'content-type': 'application/json', 'x-service-event-id': 'evt_é' }, body: '{"name":"Zoë"}' };
+      await c.post(request);
+      expect(c.sentHeaders(request)).toEqual(server.requests[0].headers);
+      expect(c.sentHeaders(request)).toMatchObject({ host: `127.0.0.1:${server.port}`, connection: 'keep-alive', 'content-length': '15' });
+      expect(c.sentHeaders({ ...request, url: 'https://example.com:443/x' }).host).toBe('example.com');
+      expect(c.sentHeaders({ ...request, url: 'not a url' })).not.toHaveProperty('host');
+    });
+
     it('sends a Buffer body byte for byte and keeps a caller User-Agent', async () => {
       const server = await startServer((_req, res) => res.end());
       const body = Buffer.from([0, 1, 2, 0xff, 0xfe, 0x80]);

@@ -38,10 +38,6 @@ export class UndiciOutboundHttp extends OutboundHttp {
   private readonly targets = new Map<string, Target | string>();
   private closing = false;
 
-  get userAgent(): string {
-    return this.options.userAgent;
-  }
-
   constructor(private readonly options: UndiciOutboundHttpOptions) {
     super();
     assertPositiveInteger('timeoutMs', options.timeoutMs);
@@ -96,6 +92,14 @@ export class UndiciOutboundHttp extends OutboundHttp {
     }
   }
 
+  /** As undici writes them: host and connection first, content-length last. */
+  override sentHeaders(request: OutboundRequest): Record<string, string> {
+    const target = this.targetOf(request.url);
+    const host: Record<string, string> = typeof target === 'string' ? {} : { host: target.host };
+    const contentLength = String(typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.length);
+    return { ...host, connection: 'keep-alive', ...this.headersFor(request.headers), 'content-length': contentLength };
+  }
+
   /** Closes the pools: waits for calls in flight (each bounded by its time limit), then closes sockets. */
   async close(): Promise<void> {
     this.closing = true;
@@ -121,6 +125,8 @@ export class UndiciOutboundHttp extends OutboundHttp {
 
 interface Target {
   origin: string;
+  /** The Host header: hostname, and the port unless it is the scheme's default. */
+  host: string;
   path: string;
 }
 
@@ -139,7 +145,7 @@ function parseTargetUrl(raw: string): Target | string {
   }
   if (url.hostname === '') return 'url has no host';
   if (url.username !== '' || url.password !== '') return 'url must not contain credentials';
-  return { origin: url.origin, path: url.pathname + url.search };
+  return { origin: url.origin, host: url.host, path: url.pathname + url.search };
 }
 
 function failure(kind: TransportErrorKind, detail: string, durationMs: number): OutboundResult {

@@ -96,7 +96,7 @@ describe(DeliveryHandler.name, () => {
       status: 'succeeded',
       nextAttemptAt: null,
       attempts: [
-        { at: h.clock.now(), durationMs: 3, httpStatus: 200, error: null, responseBody: '', requestHeaders: { ...request.headers, 'user-agent': h.http.userAgent } },
+        { at: h.clock.now(), durationMs: 3, httpStatus: 200, error: null, responseBody: '', requestHeaders: h.http.sentHeaders(request) },
       ],
     });
     expect(request.headers['x-service-test']).toBeUndefined();

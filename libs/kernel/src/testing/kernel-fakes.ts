@@ -93,6 +93,10 @@ export class ScriptedOutboundHttp extends OutboundHttp {
     this.respond = () => (script.length > 1 ? script.shift()! : script[0]);
   }
 
+  sentHeaders(request: OutboundRequest): Record<string, string> {
+    return { host: new URL(request.url).host, ...request.headers, 'user-agent': this.userAgent };
+  }
+
   async post(request: OutboundRequest): Promise<OutboundResult> {
     this.requests.push(structuredClone(request));
     return { status: null, durationMs: 3, body: '', error: null, ...this.respond(request) };
