@@ -336,6 +336,10 @@ const enabled = runsHere && browserAvailable();
       const detail = page.getByRole('region', { name: `Event ${whileDisabled}` });
       const envelope = JSON.parse(await detail.getByLabel('Envelope', { exact: true }).innerText());
       expect(envelope).toMatchObject({ id: whileDisabled, type: 'email.delivered', apiVersion: 'v3', account: { id: account.id, name: 'Acme' } });
+      // where it went, with its status, as GET /v3/events/{id}/deliveries tells
+      const [went] = (await apiGet(`/events/${whileDisabled}/deliveries`)).deliveries as Array<{ webhookId: string; status: string }>;
+      expect(went.webhookId).toBe(webhook.id);
+      await detail.getByRole('list', { name: 'Deliveries of this event' }).getByRole('listitem').filter({ hasText: went.status }).waitFor();
       await screenshot(page, '06-events');
 
       await detail.getByRole('link', { name: `Delivery to ${webhook.url}` }).click();

@@ -192,6 +192,33 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect(job.body).toBe(`{"id":"${a.eventId}","apiVersion":"v2"}`);
       });
 
+      it("lists one event's deliveries across the account's webhooks, in their order, with their attempts; never another account's", async () => {
+        if (skip()) return;
+        const w1 = await setUp();
+        const w2 = webhook(w1.accountId, { id: newId('wh', T0.getTime() + 5) });
+        expect(await p().webhooks.insertWithinLimit(w2, 20)).toBe(true);
+        const e = event(w1.accountId);
+        const other = event(w1.accountId);
+        await p().events.insertNew([e, other]);
+        const first = newDelivery(w1, e, { id: newId('del', T0.getTime() + 1) });
+        const second = newDelivery(w2, e, { id: newId('del', T0.getTime() + 2) });
+        await p().deliveries.insertMany([second, first, newDelivery(w1, other)]);
+        await p().deliveries.claimMany([{ id: first.id, seq: 0 }], at(1), at(60_000), 'token');
+        await p().transaction(() =>
+          p().deliveries.recordAttempts([{ deliveryId: first.id, webhookId: w1.id, accountId: w1.accountId, attemptNo: 1, attempt: attempt(200), outcome: outcome('succeeded') }]),
+        );
+
+        const listed = await p().deliveries.listForEvent(w1.accountId, e.id);
+        expect(listed.map((d) => [d.id, d.webhookId])).toEqual([
+          [first.id, w1.id],
+          [second.id, w2.id],
+        ]);
+        expect(listed[0].attempts).toEqual([attempt(200)]);
+        expect(listed[1].attempts).toEqual([]);
+        expect(await p().deliveries.listForEvent(w1.accountId + 1, e.id)).toEqual([]);
+        expect(await p().deliveries.listForEvent(w1.accountId, e.id.toUpperCase())).toEqual([]);
+      });
+
       it('claims a due waiting delivery at its seq once while the lease lasts', async () => {
         if (skip()) return;
         const w = await setUp();

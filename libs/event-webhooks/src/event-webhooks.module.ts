@@ -4,6 +4,7 @@ import { EventCatalog } from './catalog/event-catalog';
 import { AttemptRecorder } from './deliveries/attempt-recorder';
 import { DeliveryObserver } from './deliveries/delivery-observer';
 import { DeliveryRepository } from './deliveries/delivery.repository';
+import { EventDeliveriesService } from './event-feed/event-deliveries.service';
 import { EventFeedService } from './event-feed/event-feed.service';
 import { DeliveryHandler } from './deliveries/delivery.handler';
 import { DispatchLanes } from './deliveries/lanes';
@@ -45,10 +46,11 @@ import { WebhooksService } from './webhooks/webhooks.service';
     { provide: EventPublisher, useExisting: EventIntakeService },
     WebhooksService,
     EventFeedService,
+    EventDeliveriesService,
     WebhookStatsService,
     DeliveryHandler,
     EventRetentionService,
   ],
-  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, WebhookStatsService, DeliveryHandler, EventRetentionService],
+  exports: [EventCatalog, EventIntakeService, EventPublisher, WebhooksService, EventFeedService, EventDeliveriesService, WebhookStatsService, DeliveryHandler, EventRetentionService],
 })
 export class EventWebhooksModule {}

@@ -21,6 +21,7 @@ export * from './intake/event-retention.service';
 export * from './intake/new-event';
 export * from './event-feed/event-feed.repository';
 export * from './event-feed/event-feed.service';
+export * from './event-feed/event-deliveries.service';
 export * from './event-feed/feed-envelope';
 export * from './stats/webhook-stats';
 export * from './stats/webhook-stats.repository';

@@ -1,24 +1,30 @@
 import { Controller, Get, Param, Query, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
-import { ApiFamily, EventFeedService } from '../../../../libs/event-webhooks/src';
+import { ApiFamily, EventDeliveriesService, EventFeedService } from '../../../../libs/event-webhooks/src';
 import { CurrentAccount } from '../http/guards';
 import { ApiKeyAuth } from '../http/route-auth';
 import { ApiErrors } from '../openapi/api-errors';
 import { ListEventsQuery } from './event-webhooks.dto';
 import { EVENT_FEED_VIEWS, EnvelopeView } from './event-feed.views';
 import { eventFeedPage } from './event-feed.presenter';
+import { WEBHOOK_VIEWS } from './event-webhooks.views';
+import { WebhookPresenter } from './webhook.presenter';
 
 /**
  * `GET /{family}/events` and `/{family}/events/{id}` (CONTRACT §9.2). `/{family}/events/types`,
  * the catalog, is a static path: Fastify's router tries it before this `{id}`.
  */
 function eventFeedControllerFor(family: ApiFamily): Type<unknown> {
+  const presenter = new WebhookPresenter(family);
   @ApiTags(`event webhooks (${family})`)
   @ApiKeyAuth()
   @Controller(`${family}/events`)
   class EventFeedController {
-    constructor(readonly feed: EventFeedService) {}
+    constructor(
+      readonly feed: EventFeedService,
+      readonly deliveries: EventDeliveriesService,
+    ) {}
 
     @Get()
     @ApiOperation({ operationId: `${family}_listEvents`, summary: 'Every event of the account, newest first, as its webhooks receive it' })
@@ -35,6 +41,14 @@ function eventFeedControllerFor(family: ApiFamily): Type<unknown> {
     @ApiErrors(['not_found', 'no such event in this account'])
     async get(@CurrentAccount() account: Account, @Param('id') id: string) {
       return this.feed.get(account.id, family, id);
+    }
+
+    @Get(':id/deliveries')
+    @ApiOperation({ operationId: `${family}_listEventDeliveries`, summary: 'Where one event went: its delivery on each webhook it was sent to, with their attempts' })
+    @ApiOkResponse({ type: WEBHOOK_VIEWS[family].eventDeliveries })
+    @ApiErrors(['not_found', 'no such event in this account'])
+    async listDeliveries(@CurrentAccount() account: Account, @Param('id') id: string) {
+      return presenter.eventDeliveries(await this.deliveries.list(account.id, id));
     }
   }
 

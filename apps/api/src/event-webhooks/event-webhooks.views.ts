@@ -84,6 +84,15 @@ export class DeliveryPageV3View {
   @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last' }) nextCursor!: string | null;
 }
 
+export class EventDeliveryV3View extends DeliveryV3View {
+  @ApiProperty({ example: 'wh_01jd2x7q9m3k8p4r6t1v5w0y2z', description: 'The webhook it went to (it may have been deleted since)' }) webhookId!: string;
+}
+
+export class EventDeliveryListV3View {
+  @ApiProperty({ type: [EventDeliveryV3View], description: "One per webhook the event went to, in the order of the webhooks' creation; empty when none subscribed to it" })
+  deliveries!: EventDeliveryV3View[];
+}
+
 export class TestEventAcceptedV3View {
   @ApiProperty({ example: EVENT_ID, description: 'The id of the sample event' }) eventId!: string;
 }
@@ -137,13 +146,14 @@ export const WebhookListV2View = snakeCaseModel(WebhookListV3View, 'WebhookListV
 export const DeliveryAttemptV2View = snakeCaseModel(DeliveryAttemptV3View, 'DeliveryAttemptV2View');
 export const DeliveryV2View = snakeCaseModel(DeliveryV3View, 'DeliveryV2View');
 export const DeliveryPageV2View = snakeCaseModel(DeliveryPageV3View, 'DeliveryPageV2View');
+export const EventDeliveryListV2View = snakeCaseModel(EventDeliveryListV3View, 'EventDeliveryListV2View');
 export const TestEventAcceptedV2View = snakeCaseModel(TestEventAcceptedV3View, 'TestEventAcceptedV2View');
 export const WebhookStatsV2View = snakeCaseModel(WebhookStatsV3View, 'WebhookStatsV2View');
 
 /** Both families, by name: what the controller factory documents. */
 export const WEBHOOK_VIEWS = {
-  v3: { webhook: WebhookV3View, created: CreatedWebhookV3View, list: WebhookListV3View, deliveryPage: DeliveryPageV3View, testAccepted: TestEventAcceptedV3View, stats: WebhookStatsV3View },
-  v2: { webhook: WebhookV2View, created: CreatedWebhookV2View, list: WebhookListV2View, deliveryPage: DeliveryPageV2View, testAccepted: TestEventAcceptedV2View, stats: WebhookStatsV2View },
+  v3: { webhook: WebhookV3View, created: CreatedWebhookV3View, list: WebhookListV3View, deliveryPage: DeliveryPageV3View, eventDeliveries: EventDeliveryListV3View, testAccepted: TestEventAcceptedV3View, stats: WebhookStatsV3View },
+  v2: { webhook: WebhookV2View, created: CreatedWebhookV2View, list: WebhookListV2View, deliveryPage: DeliveryPageV2View, eventDeliveries: EventDeliveryListV2View, testAccepted: TestEventAcceptedV2View, stats: WebhookStatsV2View },
 };
 
 export class WebhookSecretView {

@@ -1,4 +1,4 @@
-import type { ApiFamily, DeliveryPage, DeliveryView, WebhookStats, WebhookView } from '../../../../libs/event-webhooks/src';
+import type { ApiFamily, DeliveryPage, DeliveryView, EventDeliveryView, WebhookStats, WebhookView } from '../../../../libs/event-webhooks/src';
 import { inFamilyCase } from '../http/family-casing';
 
 /** Domain views to the JSON of each API family: ISO 8601 UTC times, nulls kept, then the family's casing. */
@@ -28,6 +28,10 @@ export class WebhookPresenter {
 
   deliveryPage(page: DeliveryPage) {
     return this.cased({ deliveries: page.deliveries.map(delivery), nextCursor: page.nextCursor });
+  }
+
+  eventDeliveries(views: EventDeliveryView[]) {
+    return this.cased({ deliveries: views.map((view) => ({ webhookId: view.webhookId, ...delivery(view) })) });
   }
 
   stats(stats: WebhookStats) {

@@ -4,6 +4,7 @@ import type {
   CreatedWebhook,
   DeliveryPage,
   DeliveryStatus,
+  EventDeliveryList,
   EventEnvelope,
   EventPage,
   EventType,
@@ -84,6 +85,7 @@ export class ApiClient {
   listEvents = (q: { type?: string; since?: string; limit?: number; cursor?: string } = {}) =>
     this.call<EventPage>('GET', `/v3/events${query({ type: q.type, since: q.since, limit: q.limit === undefined ? undefined : String(q.limit), cursor: q.cursor })}`);
   getEvent = (id: string) => this.call<EventEnvelope>('GET', `/v3/events/${seg(id)}`);
+  eventDeliveries = (id: string) => this.call<EventDeliveryList>('GET', `/v3/events/${seg(id)}/deliveries`);
 
   // ---------------------------------------------------------------- automations (§6)
 

@@ -418,6 +418,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/events/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where one event went: its delivery on each webhook it was sent to, with their attempts */
+        get: operations["v3_listEventDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/events": {
         parameters: {
             query?: never;
@@ -444,6 +461,23 @@ export interface paths {
         };
         /** One event: the same JSON value as the body its deliveries carry */
         get: operations["v2_getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/events/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where one event went: its delivery on each webhook it was sent to, with their attempts */
+        get: operations["v2_listEventDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1439,11 +1473,45 @@ export interface components {
             /** @description Pass as cursor for the next page; null on the last */
             nextCursor: string | null;
         };
+        EventDeliveryV3View: {
+            /** @example del_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /** @example evt_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            eventId: string;
+            /** @example email.delivered */
+            eventType: string;
+            status: components["schemas"]["DeliveryStatus"];
+            attempts: components["schemas"]["DeliveryAttemptV3View"][];
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, null when none is
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The webhook it went to (it may have been deleted since)
+             * @example wh_01jd2x7q9m3k8p4r6t1v5w0y2z
+             */
+            webhookId: string;
+        };
+        EventDeliveryListV3View: {
+            /** @description One per webhook the event went to, in the order of the webhooks' creation; empty when none subscribed to it */
+            deliveries: components["schemas"]["EventDeliveryV3View"][];
+        };
         EventFeedPageV2View: {
             /** @description Newest first */
             events: components["schemas"]["EnvelopeView"][];
             /** @description Pass as cursor for the next page; null on the last */
             next_cursor: string | null;
+        };
+        EventDeliveryListV2View: {
+            /** @description One per webhook the event went to, in the order of the webhooks' creation; empty when none subscribed to it */
+            deliveries: components["schemas"]["EventDeliveryV3View"][];
         };
         PublishEventDto: {
             /** @example 42 */
@@ -4287,6 +4355,64 @@ export interface operations {
             };
         };
     };
+    v3_listEventDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDeliveryListV3View"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such event in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     v2_listEvents: {
         parameters: {
             query?: {
@@ -4369,6 +4495,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeView"];
+                };
+            };
+            /** @description `unauthorized`: missing or wrong api-key header */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such event in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: an unexpected failure (the body never carries details) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unavailable`: storage or queue unreachable; nothing was accepted */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v2_listEventDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDeliveryListV2View"];
                 };
             };
             /** @description `unauthorized`: missing or wrong api-key header */

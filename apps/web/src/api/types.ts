@@ -22,6 +22,7 @@ export type DeliveryStatus = Schemas['DeliveryStatus'];
 export type DeliveryAttempt = Schemas['DeliveryAttemptV3View'];
 export type Delivery = Schemas['DeliveryV3View'];
 export type DeliveryPage = Schemas['DeliveryPageV3View'];
+export type EventDeliveryList = Schemas['EventDeliveryListV3View'];
 
 /** The body every delivery of an event carries (CONTRACT §3), as the event feed serves it (§9.2). */
 export type EventEnvelope = Schemas['EnvelopeView'];

@@ -2,17 +2,19 @@ import { useApi } from '../api/api-context';
 import { useResource } from '../api/use-resource';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Link } from '../components/Link';
+import { StatusBadge } from '../components/StatusBadge';
 import { isoOfUnixSeconds } from '../components/format-time';
 import { Time } from '../components/Time';
 import { visibleText } from '../components/visible-text';
 
-/** One event: its envelope as webhooks receive it, and a link to its delivery on each webhook subscribed to its type. */
+/** One event: its envelope as webhooks receive it, and its delivery on each webhook it went to, with a link to that delivery. */
 export function EventDetail({ eventId }: { eventId: string }) {
   const api = useApi();
   const event = useResource(() => api.getEvent(eventId), [api, eventId]);
+  const deliveries = useResource(() => api.eventDeliveries(eventId), [api, eventId]);
   const webhooks = useResource(() => api.listWebhooks(), [api]);
   const e = event.data;
-  const subscribed = e ? (webhooks.data ?? []).filter((w) => w.events.includes(e.type)) : [];
+  const urlOf = (webhookId: string) => (webhooks.data ?? []).find((w) => w.id === webhookId)?.url;
   return (
     <section class="card" aria-label={`Event ${eventId}`}>
       <h2 class="mono">{eventId}</h2>
@@ -32,15 +34,24 @@ export function EventDetail({ eventId }: { eventId: string }) {
             </div>
           </dl>
           <h3>Deliveries</h3>
-          {subscribed.length === 0 ? (
-            <p class="hint">No webhook of this account subscribes to {e.type} now.</p>
+          <ErrorMessage error={deliveries.error} context="Its deliveries could not be loaded" />
+          {deliveries.data?.deliveries.length === 0 ? (
+            <p class="hint">No webhook subscribed to {e.type} when it arrived.</p>
           ) : (
             <ul aria-label="Deliveries of this event">
-              {subscribed.map((w) => (
-                <li key={w.id}>
-                  <Link to={{ name: 'webhook', id: w.id, eventId }}>Delivery to {w.url}</Link>
-                </li>
-              ))}
+              {(deliveries.data?.deliveries ?? []).map((d) => {
+                const url = urlOf(d.webhookId);
+                return (
+                  <li key={d.id}>
+                    {url === undefined ? (
+                      <>Delivery to a deleted webhook ({d.webhookId})</>
+                    ) : (
+                      <Link to={{ name: 'webhook', id: d.webhookId, eventId }}>Delivery to {url}</Link>
+                    )}{' '}
+                    <StatusBadge status={d.status} />
+                  </li>
+                );
+              })}
             </ul>
           )}
           <h3>Envelope</h3>

@@ -1,16 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApi } from '../api/api-context';
 import { useAction } from '../api/use-action';
-import { MAX_PAGE, useLiveList } from '../api/use-live-list';
+import { useLiveList } from '../api/use-live-list';
 import { Delivery, DELIVERY_STATUSES, DeliveryStatus } from '../api/types';
 import { ErrorMessage } from '../components/ErrorMessage';
 import { Notice } from '../components/Notice';
 import { DeliveryDetail } from './DeliveryDetail';
 import { DeliveryTable } from './DeliveryTable';
 import { RecoverForm } from './RecoverForm';
-
-/** How far back a link from the events page looks for the delivery of its event. */
-const EVENT_SEARCH_PAGES = 10;
 
 /**
  * A webhook's deliveries, newest first, as a dense table kept live, a page at a time (the API's
@@ -36,15 +33,9 @@ export function DeliveryLog({ webhookId, family, version, eventId }: { webhookId
     await list.refresh();
   });
   const find = useAction(async (wanted: string) => {
-    let cursor: string | undefined;
-    for (let i = 0; i < EVENT_SEARCH_PAGES; i++) {
-      const page = await api.listDeliveries(webhookId, { cursor, limit: MAX_PAGE });
-      const found = page.deliveries.find((d) => d.eventId === wanted);
-      if (found) return setSelected(found);
-      if (!page.nextCursor) break;
-      cursor = page.nextCursor;
-    }
-    setNotice(`This webhook has no delivery of event ${wanted} among its last ${EVENT_SEARCH_PAGES * MAX_PAGE} deliveries.`);
+    const found = (await api.eventDeliveries(wanted)).deliveries.find((d) => d.webhookId === webhookId);
+    if (found) return setSelected(found);
+    setNotice(`This webhook has no delivery of event ${wanted}.`);
   });
   useEffect(() => {
     if (eventId) void find.run(eventId);

@@ -69,6 +69,8 @@ export abstract class DeliveryRepository {
   abstract findForWebhook(webhookId: string, id: string): Promise<Delivery | null>;
   /** Newest first, each with its attempts. */
   abstract listForWebhook(webhookId: string, query: DeliveryPageQuery): Promise<Delivery[]>;
+  /** The deliveries of one event of the account (one per webhook it went to), by webhook id (their creation order), with their attempts. */
+  abstract listForEvent(accountId: number, eventId: string): Promise<Delivery[]>;
   /** The deliveries among `ids` that exist (with their bodies), in any order. */
   abstract findForDispatch(ids: string[]): Promise<DispatchJob[]>;
   /**

@@ -50,6 +50,12 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       .slice(0, limit)
       .map((r) => this.copy(r));
   }
+  async listForEvent(accountId: number, eventId: string) {
+    return [...this.rows.values()]
+      .filter((r) => r.accountId === accountId && r.eventId === eventId)
+      .sort((a, b) => (a.webhookId < b.webhookId ? -1 : 1))
+      .map((r) => this.copy(r));
+  }
   async findForDispatch(ids: string[]): Promise<DispatchJob[]> {
     return ids
       .map((id) => this.rows.get(id))

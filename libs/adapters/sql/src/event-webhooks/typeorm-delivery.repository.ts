@@ -66,6 +66,11 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     return this.withAttempts(rows);
   }
 
+  async listForEvent(accountId: number, eventId: string): Promise<Delivery[]> {
+    const rows = await this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? AND account_id = ? ORDER BY webhook_id`, [eventId, accountId]);
+    return this.withAttempts(rows);
+  }
+
   async findForDispatch(ids: string[]): Promise<DispatchJob[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.query<DeliveryRow & { body: string | null; webhook_version: number | string | null; paused_until: number | string | null }>(
