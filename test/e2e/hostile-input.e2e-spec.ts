@@ -441,6 +441,15 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
     expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
   });
 
+  it('answers CONNECT (never handed to a route by Node) in the contract shape instead of closing the connection', async () => {
+    if (skip) return;
+    for (const path of ['example.com:443', '127.0.0.1:3306', '/health']) {
+      const response = await rawRequest(port, { method: 'CONNECT', path, headers: [['api-key', apiKey]] });
+      expect([response.status, JSON.parse(response.body).code, response.headers['x-request-id']?.length]).toEqual([404, 'not_found', 1]);
+    }
+    expect((await rawRequest(port, { method: 'GET', path: '/health' })).status).toBe(200);
+  });
+
   it('stays up, keeps every secret out of its logs, and returns near its memory baseline', async () => {
     if (skip) return;
     const health = await rawRequest(port, { method: 'GET', path: '/health' });

@@ -1,8 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest, LogController } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import { IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -62,6 +63,7 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   const metrics = app.get(Metrics);
 
   drainOnClose(fastify);
+  fastify.server.on('connect', refuseConnect);
   checkCredentialsFirst(fastify, app.get(CredentialCheck));
   // The hooks run on every request: plain callbacks, no promise each.
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -121,7 +123,19 @@ function contractClientError(error: Error & { code?: string }, socket: Socket): 
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'the request took too long to arrive']
         : [400, 'the request is not valid HTTP'];
-  const body = JSON.stringify({ code: 'invalid_parameter', message });
+  answerOnSocketAndClose(socket, status, { code: 'invalid_parameter', message });
+}
+
+/**
+ * A CONNECT request: Node hands it to the server's 'connect' listeners, never to Fastify, and
+ * without one closes the connection unanswered. No route takes it, as no route takes PROPFIND.
+ */
+function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
+  answerOnSocketAndClose(socket, 404, { code: 'not_found', message: 'no such route' });
+}
+
+function answerOnSocketAndClose(socket: Duplex, status: number, error: { code: string; message: string }): void {
+  const body = JSON.stringify(error);
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
   }
