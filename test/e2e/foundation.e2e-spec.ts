@@ -96,6 +96,15 @@ describe.each(PROFILES)('foundation (%s)', (profile) => {
     await sut.http().post(`/admin/accounts/${account.id}/api-keys`).set('authorization', admin()).set('content-type', 'application/json').send('').expect(201);
     const blank = await sut.http().post('/admin/accounts').set('authorization', admin()).set('content-type', 'application/json').send('  ');
     expect(blank.body).toEqual({ code: 'invalid_json', message: expect.any(String) });
+    // So is an empty body under another content type (`curl -X POST -d ''` labels it a form); one byte of it is 415.
+    const raw = (headers: Record<string, string>, payload?: string, url = `/admin/accounts/${account.id}/api-keys`) =>
+      sut.app.getHttpAdapter().getInstance().inject({ method: 'POST', url, headers: { authorization: admin(), ...headers }, ...(payload === undefined ? {} : { payload }) });
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream']) {
+      expect((await raw({ 'content-type': type }, '')).statusCode).toBe(201);
+      expect((await raw({ 'content-type': type })).statusCode).toBe(201);
+      expect((await raw({ 'content-type': type }, 'a=b')).json()).toEqual({ code: 'unsupported_media_type', message: 'this route accepts application/json bodies only' });
+      expect((await raw({ 'content-type': type }, '', '/admin/accounts')).json()).toEqual({ code: 'invalid_parameter', message: 'the request body must be a JSON object' });
+    }
 
     // Bytes that are not UTF-8 are refused, never stored as replacement characters, whatever the charset says.
     const notUtf8 = Buffer.concat([Buffer.from('{"name":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]);

@@ -18,7 +18,7 @@ import { OperatorTokens } from './http/operator-tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { sendContractError } from './http/send-contract-error';
 import { drainOnClose } from './http/drain-on-close';
-import { installJsonBodyParser } from './http/json-body';
+import { installEmptyBodyOfAnyType, installJsonBodyParser } from './http/json-body';
 import { checkCredentialsFirst, CredentialCheck } from './http/guards';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -99,6 +99,7 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   // adds in init() would hand handlers strings and query-string objects.
   fastify.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
   installJsonBodyParser(fastify);
+  installEmptyBodyOfAnyType(fastify);
   await fastify.ready();
   return app;
 }

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { DomainError } from '../../../../libs/kernel/src';
 
 const NOT_UTF8 = 'the request body is not valid UTF-8 (JSON text is UTF-8)';
@@ -42,6 +42,21 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
     const text = jsonBodyText(request, buffer);
     if (text instanceof DomainError) return done(text, undefined);
     parseJson(request, text, (error, value) => done(error && parsesAsJson(text) ? poisoned() : error, value));
+  });
+}
+
+/**
+ * Any other content type: a request that declares a body of no bytes (`curl -X POST -d ''` labels
+ * it as a form), or no body at all, has no body, as it has without the header, so a route taking none accepts it and
+ * the others answer that the body must be a JSON object; a body of any length is Fastify's own
+ * 415, refused before it is read. `/hooks/{token}` keeps its own parsers (a trigger body under
+ * another content type is 415 whatever its length).
+ */
+export function installEmptyBodyOfAnyType(fastify: FastifyInstance): void {
+  fastify.addContentTypeParser('*', (request, _payload, done) => {
+    const { 'content-length': length, 'transfer-encoding': encoding } = request.headers;
+    if (length === '0' || (length === undefined && encoding === undefined)) return done(null, undefined);
+    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(String(request.headers['content-type']).slice(0, 100)), undefined);
   });
 }
 
