@@ -51,7 +51,10 @@ export class InfrastructureModule implements OnApplicationShutdown {
         { provide: APP_CONFIG, useValue: config },
         { provide: Clock, useClass: SystemClock },
         ...settings,
-        { provide: TypeormDatabase, useFactory: () => openDatabase(config.storage) },
+        {
+          provide: TypeormDatabase,
+          useFactory: () => openDatabase(config.storage, (names) => new Logger('Database').log(`applied ${names.length} schema migration(s): ${names.join(', ')}`)),
+        },
         { provide: UnitOfWork, useFactory: (db: TypeormDatabase) => new TypeormUnitOfWork(db), inject: [TypeormDatabase] },
         {
           provide: SecretBox,

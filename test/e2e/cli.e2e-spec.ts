@@ -24,7 +24,7 @@ function cli(env: Record<string, string>, ...args: string[]): Promise<CliResult>
 }
 
 const json = (result: CliResult) => {
-  expect({ code: result.code, stderr: result.stderr.replace(/^note: .*\n/m, '') }).toEqual({ code: 0, stderr: '' });
+  expect({ code: result.code, stderr: result.stderr.replace(/^note: .*\n/gm, '') }).toEqual({ code: 0, stderr: '' });
   expect(result.stdout.trim().split('\n')).toHaveLength(1);
   return JSON.parse(result.stdout);
 };

@@ -31,7 +31,9 @@ export class CliContext {
   ) {}
 
   static async open(config: AppConfig): Promise<CliContext> {
-    return new CliContext(config, await openDatabase(config.storage), new SystemClock());
+    // stdout carries the command's one JSON value alone
+    const db = await openDatabase(config.storage, (names) => process.stderr.write(`note: applied ${names.length} schema migration(s): ${names.join(', ')}\n`));
+    return new CliContext(config, db, new SystemClock());
   }
 
   get accounts(): AccountsService {

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from './data-source.factory';
+import { ALL_MIGRATIONS } from './migrations';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 
@@ -30,5 +31,20 @@ describe('SQLite files', () => {
     const db = await openDatabase({ kind: 'sqlite', sqlitePath, databaseUrl: null, statementTimeoutMs: 10_000 });
     await db.dataSource.destroy();
     expect(modeOf(sqlitePath)).toBe(0o640);
+  });
+});
+
+describe('schema migrations', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'wh-migrations-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('tells which migrations a start applied, every one on a new database and none on the next start', async () => {
+    const storage = { kind: 'sqlite' as const, sqlitePath: join(dir, 'service.db'), databaseUrl: null, statementTimeoutMs: 10_000 };
+    const applied: string[][] = [];
+    await (await openDatabase(storage, (names) => applied.push(names))).dataSource.destroy();
+    expect(applied).toEqual([ALL_MIGRATIONS.map((migration) => migration.name)]);
+    await (await openDatabase(storage, (names) => applied.push(names))).dataSource.destroy();
+    expect(applied).toHaveLength(1);
   });
 });

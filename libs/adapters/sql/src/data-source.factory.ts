@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSource, DataSourceOptions, Migration } from 'typeorm';
 import type { AppConfig } from '../../../../config/load-config';
 import { DomainError } from '../../../kernel/src';
 import { ALL_MIGRATIONS } from './migrations';
@@ -8,15 +8,19 @@ import { mysqlQueryFormat } from './mysql-query-format';
 import { cutOffSlowStatements, type MysqlPool } from './mysql-statement-deadline';
 import { TypeormDatabase } from './typeorm-database';
 
-/** Builds the TypeORM DataSource for the configured storage and brings its schema up to date. */
-export async function openDatabase(storage: AppConfig['storage']): Promise<TypeormDatabase> {
+/**
+ * Builds the TypeORM DataSource for the configured storage and brings its schema up to date,
+ * telling `onMigrated` the names of the migrations this start applied (none: not called).
+ */
+export async function openDatabase(storage: AppConfig['storage'], onMigrated: (names: string[]) => void = () => undefined): Promise<TypeormDatabase> {
   const dataSource = await namingTheSetting(storage, async () => {
     const source = new DataSource(dataSourceOptions(storage));
     await source.initialize();
     return source;
   });
   const db = new TypeormDatabase(dataSource, storage.kind === 'mysql' ? 'mysql' : 'sqlite');
-  await runMigrations(db);
+  const applied = await runMigrations(db);
+  if (applied.length > 0) onMigrated(applied.map((migration) => migration.name));
   // After the migrations, whose statements (a table rebuilt, the migration lock) may rightly take long.
   if (storage.kind === 'mysql') cutOffSlowStatements((dataSource.driver as unknown as { pool: MysqlPool }).pool, storage.statementTimeoutMs);
   return db;
@@ -82,18 +86,15 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
  * Migrations run at every start. On MySQL several processes may start together, so a named
  * lock makes them take turns; on SQLite the single writer lock does the same.
  */
-async function runMigrations(db: TypeormDatabase): Promise<void> {
-  if (db.dialect !== 'mysql') {
-    await db.dataSource.runMigrations({ transaction: 'each' });
-    return;
-  }
+async function runMigrations(db: TypeormDatabase): Promise<Migration[]> {
+  if (db.dialect !== 'mysql') return db.dataSource.runMigrations({ transaction: 'each' });
   const runner = db.dataSource.createQueryRunner();
   try {
     await runner.connect();
     const [row] = await runner.query(`SELECT GET_LOCK('webhook_server_migrations', 120) AS got`);
     if (Number(row?.got) !== 1) throw new Error('could not take the migration lock within 120 s');
     try {
-      await db.dataSource.runMigrations({ transaction: 'none' });
+      return await db.dataSource.runMigrations({ transaction: 'none' });
     } finally {
       await runner.query(`SELECT RELEASE_LOCK('webhook_server_migrations')`);
     }
