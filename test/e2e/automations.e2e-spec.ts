@@ -345,7 +345,7 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     expect(JSON.stringify(stored.trigger.body)).toBe(atLimit);
   });
 
-  it('refuses a body nesting deeper than 64 levels with 400 invalid_parameter and starts no run (413 when also too large)', async () => {
+  it('refuses a body nesting deeper than 64 levels, or a number past a double, with 400 invalid_parameter and starts no run (413 when also too large)', async () => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();
     const workflow = await activeWorkflow(apiKey, [{ type: 'delay', seconds: 86_400 }]);
@@ -356,7 +356,13 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     const crafted = await trigger(workflow.path, nested(LIMIT / 2));
     expect(crafted.status).toBe(400);
     expect((await trigger(workflow.path, nested(LIMIT / 2 + 1))).status).toBe(413);
-    expect((await runsOf(apiKey, workflow.id)).map((run) => run.trigger.body)).toEqual([JSON.parse(nested(64))]);
+    // a number no double holds is refused as on every route (it would reach targets as null, or "Infinity" in text)
+    for (const body of ['{"v":1e400}', '[1,-1e400]', '1e400']) {
+      const huge = await trigger(workflow.path, body);
+      expect({ body, status: huge.status, message: huge.body.message }).toEqual({ body, status: 400, message: expect.stringContaining('too large for a double') });
+    }
+    await trigger(workflow.path, '{"v":1.7976931348623157e308,"big":12345678901234567890123}').expect(202);
+    expect((await runsOf(apiKey, workflow.id)).map((run) => run.trigger.body)).toEqual([{ v: 1.7976931348623157e308, big: 12345678901234567890123 }, JSON.parse(nested(64))]);
   });
 
   it('lists runs whatever their stored body: one stored before the depth limit is shown as null, never a 500', async () => {

@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { serializeOpenApi } from '../../apps/api/src/openapi/write-openapi';
+import { eventually } from '../support/eventually';
+import { deliveredData } from '../support/profile-suite';
+import { startReceiver } from '../support/receiver';
 import { startTestApp, TestApp } from '../support/test-app';
 import { emptyFeedCursors, eventTypeDescriptions, readMissingWebhook, subscribe, typedClient } from './typed-client';
 
@@ -119,6 +124,59 @@ describe('OpenAPI document', () => {
     await run(process.execPath, [bin('typescript/bin/tsc'), '-p', 'test/openapi/tsconfig.json'], { cwd: ROOT });
   });
 
+  it("answers as it documents: real answers validate against their operation's schema under a strict validator (nullable enums included)", async () => {
+    const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(ajv);
+    // OpenAPI 3.0's nullable, as a validator that knows only JSON Schema reads it
+    ajv.addKeyword({ keyword: 'nullable', modifying: false, schemaType: 'boolean' });
+    ajv.addSchema(toJsonSchema(document), 'doc');
+    const mismatches: string[] = [];
+    const check = async (method: 'get' | 'post', template: string, path: string, auth: [string, string], body?: object) => {
+      const response = await (method === 'get' ? sut.http().get(path) : sut.http().post(path).send(body ?? {})).set(...auth);
+      const schema = document.paths[template]?.[method]?.responses[String(response.status)]?.content?.['application/json']?.schema;
+      if (!schema) return mismatches.push(`${method} ${template} ${response.status}: not documented`);
+      const validate = ajv.compile({ $ref: `doc${schema.$ref ?? ''}`, ...(schema.$ref ? {} : schema) });
+      if (!validate(response.body)) mismatches.push(`${method} ${template} ${response.status}: ${ajv.errorsText(validate.errors)}`);
+      return response.body;
+    };
+
+    const receiver = await startReceiver((request) => (request.path.startsWith('/fail') ? { status: 500, body: 'no' } : { status: 200 }));
+    try {
+      const account = await sut.createAccount('Documented');
+      const key: [string, string] = ['api-key', account.apiKey];
+      const internal: [string, string] = ['authorization', `Bearer ${sut.tokens.internal}`];
+      const ok = await check('post', '/v3/Webhook', '/v3/Webhook', key, { url: `${receiver.url}/ok`, events: ['email.delivered'] });
+      const failing = await check('post', '/v2/webhooks', '/v2/webhooks', key, { url: `${receiver.url}/fail`, events: ['email.delivered'] });
+      const { id: eventId } = await check('post', '/internal/events', '/internal/events', internal, { accountId: account.id, type: 'email.delivered', data: deliveredData() });
+      await eventually(() => expect(receiver.requests.map((r) => r.path).sort()).toEqual(['/fail', '/ok']), 15_000);
+      await eventually(async () => {
+        const { body } = await sut.http().get(`/v3/events/${eventId}/deliveries`).set(...key);
+        expect(body.deliveries.map((d: { attempts: unknown[] }) => d.attempts.length)).toEqual([1, 1]);
+      }, 15_000);
+      await check('post', '/v3/Webhook/{id}/disable', `/v3/Webhook/${failing.id}/disable`, key);
+      for (const family of ['v3', 'v2']) {
+        const webhooks = family === 'v3' ? '/v3/Webhook' : '/v2/webhooks';
+        await check('get', webhooks, webhooks, key);
+        for (const id of [ok.id, failing.id]) {
+          await check('get', `${webhooks}/{id}`, `${webhooks}/${id}`, key);
+          await check('get', `${webhooks}/{id}/deliveries`, `${webhooks}/${id}/deliveries`, key);
+          await check('get', `${webhooks}/{id}/stats`, `${webhooks}/${id}/stats`, key);
+        }
+        await check('get', `/${family}/events`, `/${family}/events`, key);
+        await check('get', `/${family}/events/{id}`, `/${family}/events/${eventId}`, key);
+        await check('get', `/${family}/events/{id}/deliveries`, `/${family}/events/${eventId}/deliveries`, key);
+        await check('get', `${webhooks}/{id}`, `${webhooks}/wh_missing`, key);
+      }
+      const send = await check('post', '/internal/sends', '/internal/sends', internal, { accountId: account.id, email: 'jane@example.com', channel: 'api_v3' });
+      await check('get', '/v3/Send/{id}/Status', `/v3/Send/${send.id}/Status`, key);
+      await check('get', '/v2/send/{id}/status.json', `/v2/send/${send.id}/status.json`, key);
+      await check('get', '/v3/Send/{id}/Status', '/v3/Send/msg_missing/Status', key);
+    } finally {
+      await receiver.close();
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it('calls the server through the generated client', async () => {
     await sut.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = sut.app.getHttpServer().address() as AddressInfo;
@@ -133,3 +191,8 @@ describe('OpenAPI document', () => {
     expect(await emptyFeedCursors(client)).toEqual({ v3: null, v2: null });
   });
 });
+
+/** The document's schemas with OpenAPI's `{$ref}` paths kept: Ajv resolves them inside the document it was given. */
+function toJsonSchema(document: object): object {
+  return JSON.parse(JSON.stringify(document));
+}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { hashTriggerToken, RunsService, Workflow, WorkflowRepository } from '../../automations/src';
-import { Batcher, Clock, DomainError, exceedsDepth, notFound, tooDeepMessage } from '../../kernel/src';
+import { Batcher, Clock, DomainError, jsonBodyProblem, notFound } from '../../kernel/src';
 import { IncomingTriggerSettings } from './incoming-trigger.settings';
 import { TokenBucketLimiter } from './token-bucket-limiter';
 
@@ -48,8 +48,11 @@ export class IncomingTriggerService {
     } catch {
       throw new DomainError('invalid_json', 'the request body is not valid JSON');
     }
-    // Its steps render templates over the body: a run is never started on one too deep to walk.
-    if (exceedsDepth(body)) throw new DomainError('invalid_parameter', tooDeepMessage('the request body'));
+    // Its steps render templates over the body: a run is never started on one too deep to walk, nor
+    // on a number no double holds (1e400 parses as Infinity: null where the template keeps its type,
+    // "Infinity" in text), as no other route keeps one.
+    const problem = jsonBodyProblem(body);
+    if (problem !== null) throw new DomainError('invalid_parameter', problem);
     return { runId: await this.runs.start(workflow, rawBody) };
   }
 }

@@ -17,8 +17,12 @@ describe(jsonBodyProblem.name, () => {
     expect(jsonBodyProblem(nested(100_000))).toMatch(/deeper than 64 levels/);
   });
 
+  it('takes any JSON value: a scalar is fine, unless it is a number past what a double holds', () => {
+    for (const body of [null, true, 'text', 12, 1.7976931348623157e308]) expect(jsonBodyProblem(body)).toBeNull();
+  });
+
   it('names a number past what a double holds, at any place', () => {
-    for (const body of [{ n: JSON.parse('1e400') }, { a: [1, { b: JSON.parse('-1e400') }] }, [JSON.parse('1e400')]]) {
+    for (const body of [{ n: JSON.parse('1e400') }, { a: [1, { b: JSON.parse('-1e400') }] }, [JSON.parse('1e400')], JSON.parse('1e400')]) {
       expect(jsonBodyProblem(body)).toBe('the request body holds a number too large for a double (beyond ±1.8e308)');
     }
   });

@@ -19,7 +19,7 @@ export function tooDeepMessage(what: string): string {
  * number past what a double holds (`1e400` parses as Infinity, which JSON.stringify would store as
  * null). One walk without recursion, over every object of the body.
  */
-export function jsonBodyProblem(body: object): string | null {
+export function jsonBodyProblem(body: unknown): string | null {
   switch (firstProblem(body, MAX_JSON_DEPTH, true)) {
     case 'too_deep':
       return tooDeepMessage('the request body');
@@ -32,6 +32,7 @@ export function jsonBodyProblem(body: object): string | null {
 
 /** One walk over every object and array of `value`, without recursion; numbers are looked at only when asked. */
 function firstProblem(value: unknown, limit: number, checkNumbers: boolean): 'too_deep' | 'not_finite' | null {
+  if (checkNumbers && typeof value === 'number' && !Number.isFinite(value)) return 'not_finite';
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;

@@ -50,10 +50,11 @@ export async function buildOpenApiDocument(app: INestApplication): Promise<OpenA
   Object.assign(document.paths, fastifyRoutes.paths);
   document.components = { ...document.components, schemas: { ...fastifyRoutes.components?.schemas, ...document.components?.schemas } };
   for (const item of Object.values(document.paths)) {
-    for (const operation of Object.values(item) as OperationObject[]) completeOperation(operation);
+    for (const [method, operation] of Object.entries(item) as Array<[string, OperationObject]>) completeOperation(operation, method);
   }
   unwrapAnyJson(document);
   inlineLoneAllOf(document);
+  nullInNullableEnums(document);
   return document;
 }
 
@@ -71,17 +72,19 @@ async function documentFastifyRoutes(config: Omit<OpenAPIObject, 'paths'>): Prom
   }
 }
 
-function completeOperation(operation: OperationObject): void {
-  addSharedErrorAnswers(operation);
+function completeOperation(operation: OperationObject, method: string): void {
+  addSharedErrorAnswers(operation, method);
   for (const [status, response] of Object.entries(operation.responses) as Array<[string, ResponseObject]>) {
     if (!response.description) response.description = STATUS_CODES[Number(status)] ?? status;
   }
 }
 
 /** What every route can answer, documented once here: 500, and the refusals of a JSON body. */
-function addSharedErrorAnswers(operation: OperationObject): void {
+function addSharedErrorAnswers(operation: OperationObject, method: string): void {
   const codes: ErrorCode[] = ['internal_error'];
-  if (operation.requestBody && 'content' in operation.requestBody && operation.requestBody.content['application/json']) {
+  const takesJson = operation.requestBody && 'content' in operation.requestBody && operation.requestBody.content['application/json'];
+  // A DELETE documents no body, yet one sent is read (and ignored) like any JSON body: it can fail the same ways.
+  if (takesJson || method === 'delete') {
     codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
   }
   for (const code of codes) {
@@ -108,6 +111,18 @@ function inlineLoneAllOf(node: unknown): void {
     delete record.allOf;
     Object.assign(record, allOf[0]);
   }
+}
+
+/**
+ * OpenAPI 3.0: `nullable: true` does not widen an `enum`, so a nullable enum must list null itself,
+ * or a strict validator (Ajv) refuses every null the server sends (an attempt's `error` whenever an
+ * answer arrived, an enabled webhook's `disabledReason`).
+ */
+function nullInNullableEnums(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return;
+  const record = node as Record<string, unknown>;
+  for (const child of Object.values(record)) nullInNullableEnums(child);
+  if (record.nullable === true && Array.isArray(record.enum) && !record.enum.includes(null)) record.enum = [...record.enum, null];
 }
 
 function isErrorAnswer(response: ResponseObject): boolean {

@@ -2383,6 +2383,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong api-key header */
             401: {
                 headers: {
@@ -2394,6 +2403,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3412,6 +3439,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong api-key header */
             401: {
                 headers: {
@@ -3423,6 +3459,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5552,7 +5606,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_parameter`: the target is used by workflows (named in the message) */
+            /**
+             * @description `invalid_parameter`: the target is used by workflows (named in the message)
+             *
+             *     `invalid_json`: the body is not parseable JSON
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5572,6 +5630,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5912,6 +5988,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong api-key header */
             401: {
                 headers: {
@@ -5923,6 +6008,24 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account (another account's resource is also not found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6526,6 +6629,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
             401: {
                 headers: {
@@ -6537,6 +6649,24 @@ export interface operations {
             };
             /** @description `not_found`: no such account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6730,6 +6860,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description `invalid_json`: the body is not parseable JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `unauthorized`: missing or wrong ADMIN_TOKEN */
             401: {
                 headers: {
@@ -6741,6 +6880,24 @@ export interface operations {
             };
             /** @description `not_found`: no such account, or no such key of this account, or the key is revoked already */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over the route's limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: a JSON route called with another content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
