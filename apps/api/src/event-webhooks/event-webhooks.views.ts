@@ -146,6 +146,7 @@ export const WebhookListV2View = snakeCaseModel(WebhookListV3View, 'WebhookListV
 export const DeliveryAttemptV2View = snakeCaseModel(DeliveryAttemptV3View, 'DeliveryAttemptV2View');
 export const DeliveryV2View = snakeCaseModel(DeliveryV3View, 'DeliveryV2View');
 export const DeliveryPageV2View = snakeCaseModel(DeliveryPageV3View, 'DeliveryPageV2View');
+export const EventDeliveryV2View = snakeCaseModel(EventDeliveryV3View, 'EventDeliveryV2View');
 export const EventDeliveryListV2View = snakeCaseModel(EventDeliveryListV3View, 'EventDeliveryListV2View');
 export const TestEventAcceptedV2View = snakeCaseModel(TestEventAcceptedV3View, 'TestEventAcceptedV2View');
 export const WebhookStatsV2View = snakeCaseModel(WebhookStatsV3View, 'WebhookStatsV2View');

@@ -1509,9 +1509,35 @@ export interface components {
             /** @description Pass as cursor for the next page; null on the last */
             next_cursor: string | null;
         };
+        EventDeliveryV2View: {
+            /** @example del_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            id: string;
+            /** @example evt_01jd2x7q9m3k8p4r6t1v5w0y2z */
+            event_id: string;
+            /** @example email.delivered */
+            event_type: string;
+            status: components["schemas"]["DeliveryStatus"];
+            attempts: components["schemas"]["DeliveryAttemptV2View"][];
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, null when none is
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-11-22T02:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description The webhook it went to (it may have been deleted since)
+             * @example wh_01jd2x7q9m3k8p4r6t1v5w0y2z
+             */
+            webhook_id: string;
+        };
         EventDeliveryListV2View: {
             /** @description One per webhook the event went to, in the order of the webhooks' creation; empty when none subscribed to it */
-            deliveries: components["schemas"]["EventDeliveryV3View"][];
+            deliveries: components["schemas"]["EventDeliveryV2View"][];
         };
         PublishEventDto: {
             /** @example 42 */
