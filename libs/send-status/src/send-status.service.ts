@@ -117,7 +117,8 @@ export class SendStatusService {
    * `{id, error: {code, message}}` (invalid_parameter, not_found).
    */
   async reportBatch(items: unknown[]): Promise<ReportResult[]> {
-    if (items.length === 0) throw invalidSendParameter('events must hold at least one report');
+    // Empty is nothing to do, as an empty event batch is: a producer flushing on a timer may send one.
+    if (items.length === 0) return [];
     if (items.length > REPORT_BATCH_MAX) throw reportBatchTooLarge(REPORT_BATCH_MAX);
     const results: ReportResult[] = new Array(items.length);
     const valid: Array<{ index: number; id: string; report: ValidSendReport }> = [];

@@ -81,7 +81,7 @@ export class SendReportBatchDto {
   @ApiProperty({
     type: [SendReportItemDto],
     maxItems: REPORT_BATCH_MAX,
-    description: `1 to ${REPORT_BATCH_MAX} reports (more: limit_exceeded). Each is validated and applied on its own; see the per-item results.`,
+    description: `Up to ${REPORT_BATCH_MAX} reports (more: limit_exceeded; none: no results). Each is validated and applied on its own; see the per-item results.`,
   })
   @IsArray()
   events!: unknown[];

@@ -1657,7 +1657,7 @@ export interface components {
             id: string;
         };
         SendReportBatchDto: {
-            /** @description 1 to 1000 reports (more: limit_exceeded). Each is validated and applied on its own; see the per-item results. */
+            /** @description Up to 1000 reports (more: limit_exceeded; none: no results). Each is validated and applied on its own; see the per-item results. */
             events: components["schemas"]["SendReportItemDto"][];
         };
         ReportErrorView: {
