@@ -3,7 +3,8 @@ import { TypeormWorkflowRepository } from '../../libs/adapters/sql/src/automatio
 import { Run, RunRepository, Workflow, WorkflowRepository } from '../../libs/automations/src';
 import { InMemoryRunRepository, InMemoryWorkflowRepository, WorkflowTargetUsage } from '../../libs/automations/src/testing/fakes';
 import { TypeormRunRepository } from '../../libs/adapters/sql/src/automations/typeorm-run.repository';
-import { newId } from '../../libs/kernel/src';
+import { randomBytes } from 'node:crypto';
+import { newId, SecretBox } from '../../libs/kernel/src';
 import { TargetUsage, WebhookTarget, WebhookTargetRepository } from '../../libs/webhook-targets/src';
 import { InMemoryTargetRepository } from '../../libs/webhook-targets/src/testing/fakes';
 import { openTestDatabase, TestDatabase } from '../support/databases';
@@ -19,7 +20,7 @@ interface AutomationPorts {
 }
 
 const sql = (storage: TestDatabase): AutomationPorts => ({
-  targets: new TypeormWebhookTargetRepository(storage.db),
+  targets: new TypeormWebhookTargetRepository(storage.db, new SecretBox(randomBytes(32))),
   workflows: new TypeormWorkflowRepository(storage.db),
   runs: new TypeormRunRepository(storage.db),
   transaction: (work) => storage.db.transaction(work),

@@ -7,6 +7,7 @@ const SEALED_COLUMNS: Record<string, { table: string; column: string }> = {
   'webhooks.secret_sealed': { table: 'webhooks', column: 'secret_sealed' },
   'webhooks.previous_secret_sealed': { table: 'webhooks', column: 'previous_secret_sealed' },
   'webhook_targets.signing_key_sealed': { table: 'webhook_targets', column: 'signing_key_sealed' },
+  'webhook_targets.headers_sealed': { table: 'webhook_targets', column: 'headers_sealed' },
 };
 
 export class TypeormSealedSecretStore extends SealedSecretStore {

@@ -20,6 +20,7 @@ import { IdsCompareBytes1732800000000 } from './1732800000000-ids-compare-bytes'
 import { RetryDeliveriesCancelledByTally1732800000100 } from './1732800000100-retry-deliveries-cancelled-by-tally';
 import { PreviousSecrets1732900000000 } from './1732900000000-previous-secrets';
 import { WebhookPausedUntil1733000000000 } from './1733000000000-webhook-paused-until';
+import { TargetHeadersSealed1733100000000 } from './1733100000000-target-headers-sealed';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -45,4 +46,5 @@ export const ALL_MIGRATIONS = [
   RetryDeliveriesCancelledByTally1732800000100,
   PreviousSecrets1732900000000,
   WebhookPausedUntil1733000000000,
+  TargetHeadersSealed1733100000000,
 ];

@@ -1,0 +1,19 @@
+import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
+import { textColumn, utf8mb4 } from './columns';
+
+/**
+ * `webhook_targets.headers_sealed`: a target's custom headers (often an `Authorization` value),
+ * sealed with the SecretBox like the signing keys. Rows written before keep theirs in `headers`
+ * until the first start with a SecretBox seals them (sealClearTargetHeaders).
+ */
+export class TargetHeadersSealed1733100000000 implements MigrationInterface {
+  name = 'TargetHeadersSealed1733100000000';
+
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.addColumn('webhook_targets', new TableColumn(utf8mb4(runner, textColumn(runner, 'headers_sealed', true))));
+  }
+
+  async down(runner: QueryRunner): Promise<void> {
+    await runner.dropColumn('webhook_targets', 'headers_sealed');
+  }
+}
