@@ -119,8 +119,14 @@ describe.each(PROFILES)('SECRETS_KEY key ring (%s)', (profile: Profile) => {
     const webhook = await call('POST', '/v3/Webhook', { 'api-key': String(account.body.apiKey) }, { url: receiver.url + path, events: ['email.delivered'] });
     expect(webhook.status).toBe(201);
     const accountId = Number(account.body.id);
-    const secret = String(webhook.body.secret);
-    expect(await deliveredAndSignedWith(accountId, path, secret)).toBe(true);
+    expect(await deliveredAndSignedWith(accountId, path, String(webhook.body.secret))).toBe(true);
+    // Two rotations: two rotated-out secrets still signing, kept sealed in one value; a target with a
+    // signing key and a custom header (sealed too, but not one of the contract's secrets).
+    const apiKey = { 'api-key': String(account.body.apiKey) };
+    await call('POST', `/v3/Webhook/${String(webhook.body.id)}/rotate-secret`, apiKey);
+    const secret = String((await call('POST', `/v3/Webhook/${String(webhook.body.id)}/rotate-secret`, apiKey)).body.secret);
+    const target = await call('POST', '/v3/automations/webhook-targets', apiKey, { name: 'CRM', url: 'https://crm.example.com/in', headers: { Authorization: 'Bearer t0k3n' }, generateSigningKey: true });
+    expect(target.status).toBe(201);
     await stop();
 
     // SECRETS_KEY set on an installation that ran without it: the self-kept key still opens the secret.
@@ -130,9 +136,10 @@ describe.each(PROFILES)('SECRETS_KEY key ring (%s)', (profile: Profile) => {
 
     const withoutKey = await cli(env(), 'secrets', 'reseal');
     expect(withoutKey.code).toBe(1);
-    expect(JSON.parse(withoutKey.stderr.replace(/^note: .*\n/m, ''))).toEqual({ code: 'invalid_parameter', message: expect.stringContaining('SECRETS_KEY is not set') });
+    expect(JSON.parse(withoutKey.stderr.replace(/^note: .*\n/gm, ''))).toEqual({ code: 'invalid_parameter', message: expect.stringContaining('SECRETS_KEY is not set') });
     const resealed = await cli(env(KEY_1), 'secrets', 'reseal');
-    expect({ code: resealed.code, stdout: JSON.parse(resealed.stdout) }).toEqual({ code: 0, stdout: { resealed: 1 } });
+    // the webhook's secret, its two rotated-out ones and the target's signing key: each secret counts once
+    expect({ code: resealed.code, stdout: JSON.parse(resealed.stdout) }).toEqual({ code: 0, stdout: { resealed: 4 } });
     expect(JSON.parse((await cli(env(KEY_1), 'secrets', 'reseal')).stdout)).toEqual({ resealed: 0 });
 
     await start(KEY_1);
@@ -144,17 +151,17 @@ describe.each(PROFILES)('SECRETS_KEY key ring (%s)', (profile: Profile) => {
     expect(wrongKey.code).toBe(1);
     expect(JSON.parse(wrongKey.stderr.replace(/^note: .*\n/m, ''))).toEqual({
       code: 'invalid_parameter',
-      message: expect.stringContaining('SECRETS_KEY: 1 stored secret(s) open with none of the keys'),
+      message: expect.stringContaining('SECRETS_KEY: 4 sealed value(s) (secrets, signing keys, custom headers) open with none of the keys'),
     });
     const refused = startProcess('apps/api/src/main.js', env(KEY_2));
     expect((await refused.exited).code).toBe(1);
-    expect(refused.output()).toMatch(/start-up failed: SECRETS_KEY: 1 stored secret\(s\) open with none of the keys/);
+    expect(refused.output()).toMatch(/start-up failed: SECRETS_KEY: 4 sealed value\(s\) \(secrets, signing keys, custom headers\) open with none of the keys/);
     // Without any key it is refused too, and makes no self-kept key on the way (one made now would
     // open nothing stored, and would stay in the database of an installation that uses SECRETS_KEY).
     for (let i = 0; i < 2; i++) {
       const keyless = startProcess('apps/api/src/main.js', env());
       expect((await keyless.exited).code).toBe(1);
-      expect(keyless.output()).toMatch(/start-up failed: SECRETS_KEY: 1 stored secret\(s\) open with none of the keys \(SECRETS_KEY\);/);
+      expect(keyless.output()).toMatch(/start-up failed: SECRETS_KEY: 4 sealed value\(s\) \(secrets, signing keys, custom headers\) open with none of the keys \(SECRETS_KEY\);/);
     }
 
     // The new key first, the old one after it: the old secrets still open, new ones take the new key.

@@ -7,7 +7,7 @@ class InMemorySealedSecrets extends SealedSecretStore {
   readonly values = new Map<string, SealedSecret>();
   installationKeyForgotten = false;
   places() {
-    return ['a', 'b'];
+    return ['a', 'b', 'c', 'd'];
   }
   async page(place: string, afterId: string | null, limit: number) {
     return [...this.values.values()].filter((s) => s.place === place && (afterId === null || s.id > afterId)).sort((x, y) => (x.id < y.id ? -1 : 1)).slice(0, limit);
@@ -21,6 +21,10 @@ class InMemorySealedSecrets extends SealedSecretStore {
   async forgetInstallationKey() {
     this.installationKeyForgotten = true;
     return true;
+  }
+  /** Place `c` holds lists of secrets, as a webhook's rotated-out secrets are kept; `d` values that are no secret. */
+  secretsIn(place: string, opened: string) {
+    return place === 'c' ? opened.split(',').length : place === 'd' ? 0 : 1;
   }
   add(place: string, id: string, sealed: string) {
     this.values.set(`${place}/${id}`, { place, id, sealed });
@@ -55,11 +59,20 @@ describe('SecretBox key ring and StoredSecrets', () => {
     expect(await sut.reseal()).toBe(0);
   });
 
+  it('counts the secrets it resealed, not the sealed values: a list counts each of its secrets, a value that is no secret none', async () => {
+    const store = new InMemorySealedSecrets();
+    store.add('a', 'one', new SecretBox(older).seal('whsec_1'));
+    store.add('c', 'list', new SecretBox(older).seal('whsec_2,whsec_3,whsec_4'));
+    store.add('d', 'headers', new SecretBox(older).seal('{"Authorization":"Bearer x"}'));
+    expect(await new StoredSecrets(store, new SecretBox([newer, older])).reseal()).toBe(4);
+    expect(new SecretBox(newer).open(store.values.get('d/headers')!.sealed)).toBe('{"Authorization":"Bearer x"}');
+  });
+
   it('reseals nothing when a stored secret opens with no key', async () => {
     const store = new InMemorySealedSecrets();
     store.add('a', 'x', new SecretBox(stranger).seal('lost'));
     store.add('a', 'y', new SecretBox(older).seal('kept'));
-    await expect(new StoredSecrets(store, new SecretBox([newer, older])).reseal()).rejects.toThrow(/SECRETS_KEY: 1 stored secret/);
+    await expect(new StoredSecrets(store, new SecretBox([newer, older])).reseal()).rejects.toThrow(/SECRETS_KEY: 1 sealed value/);
     expect(store.installationKeyForgotten).toBe(false);
     expect(new SecretBox(older).open(store.values.get('a/y')!.sealed)).toBe('kept');
   });

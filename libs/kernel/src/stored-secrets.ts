@@ -19,6 +19,12 @@ export abstract class SealedSecretStore {
   abstract replace(secret: SealedSecret, resealed: string): Promise<boolean>;
   /** Deletes the key the installation kept for itself (used while SECRETS_KEY was unset); false if none. */
   abstract forgetInstallationKey(): Promise<boolean>;
+  /**
+   * How many of the contract's secrets one opened value of `place` holds: what `secrets reseal`
+   * counts (a webhook's rotated-out secrets share one value; custom header values are sealed too,
+   * but they are not among the secrets the contract lists).
+   */
+  abstract secretsIn(place: string, opened: string): number;
 }
 
 const PAGE = 500;
@@ -45,13 +51,14 @@ export class StoredSecrets {
   async reseal(): Promise<number> {
     const unopenable = await this.countUnopenable();
     if (unopenable > 0) {
-      throw new DomainError('invalid_parameter', `SECRETS_KEY: ${unopenable} stored secret(s) open with none of the keys; nothing was resealed`);
+      throw new DomainError('invalid_parameter', `SECRETS_KEY: ${unopenable} sealed value(s) (secrets, signing keys, custom headers) open with none of the keys; nothing was resealed`);
     }
     let resealed = 0;
     for await (const secret of this.all()) {
       if (this.box.sealedWithFirstKey(secret.sealed)) continue;
       // A value changed meanwhile (a rotation) was sealed with the first key by whoever changed it.
-      if (await this.store.replace(secret, this.box.seal(this.box.open(secret.sealed)))) resealed++;
+      const opened = this.box.open(secret.sealed);
+      if (await this.store.replace(secret, this.box.seal(opened))) resealed += this.store.secretsIn(secret.place, opened);
     }
     await this.store.forgetInstallationKey();
     return resealed;

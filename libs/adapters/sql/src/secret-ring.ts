@@ -23,7 +23,7 @@ export async function openSecretBox(db: TypeormDatabase, configuredKeys: readonl
   if (unopenable > 0) {
     throw new DomainError(
       'invalid_parameter',
-      `SECRETS_KEY: ${unopenable} stored secret(s) open with none of the keys (SECRETS_KEY${own ? ' and the self-kept key' : ''}); ` +
+      `SECRETS_KEY: ${unopenable} sealed value(s) (secrets, signing keys, custom headers) open with none of the keys (SECRETS_KEY${own ? ' and the self-kept key' : ''}); ` +
         'put the key that sealed them back in SECRETS_KEY (keys are comma-separated, newest first)',
     );
   }

@@ -1,13 +1,23 @@
+import { countPreviousSecrets } from '../../../event-webhooks/src/webhooks/previous-secrets';
 import { SealedSecret, SealedSecretStore } from '../../../kernel/src';
 import { INSTALLATION_KEY_NAME } from './installation-key';
 import { TypeormDatabase } from './typeorm-database';
 
+interface SealedColumn {
+  table: string;
+  column: string;
+  /** How many secrets one opened value holds (SealedSecretStore.secretsIn). */
+  secretsIn: (opened: string) => number;
+}
+
+const ONE = () => 1;
+
 /** Every column that holds a value sealed with the SecretBox: a new one must be added here. */
-const SEALED_COLUMNS: Record<string, { table: string; column: string }> = {
-  'webhooks.secret_sealed': { table: 'webhooks', column: 'secret_sealed' },
-  'webhooks.previous_secret_sealed': { table: 'webhooks', column: 'previous_secret_sealed' },
-  'webhook_targets.signing_key_sealed': { table: 'webhook_targets', column: 'signing_key_sealed' },
-  'webhook_targets.headers_sealed': { table: 'webhook_targets', column: 'headers_sealed' },
+const SEALED_COLUMNS: Record<string, SealedColumn> = {
+  'webhooks.secret_sealed': { table: 'webhooks', column: 'secret_sealed', secretsIn: ONE },
+  'webhooks.previous_secret_sealed': { table: 'webhooks', column: 'previous_secret_sealed', secretsIn: countPreviousSecrets },
+  'webhook_targets.signing_key_sealed': { table: 'webhook_targets', column: 'signing_key_sealed', secretsIn: ONE },
+  'webhook_targets.headers_sealed': { table: 'webhook_targets', column: 'headers_sealed', secretsIn: () => 0 },
 };
 
 export class TypeormSealedSecretStore extends SealedSecretStore {
@@ -39,7 +49,11 @@ export class TypeormSealedSecretStore extends SealedSecretStore {
     return affected > 0;
   }
 
-  private columnOf(place: string): { table: string; column: string } {
+  secretsIn(place: string, opened: string): number {
+    return this.columnOf(place).secretsIn(opened);
+  }
+
+  private columnOf(place: string): SealedColumn {
     const found = SEALED_COLUMNS[place];
     if (!found) throw new Error(`no sealed column ${place}`);
     return found;

@@ -26,6 +26,11 @@ export function readPreviousSecrets(opened: string, legacyExpiresAt: Date | null
   return (JSON.parse(opened) as Array<{ secret: string; expiresAt: number }>).map(({ secret, expiresAt }) => ({ secret, expiresAt: new Date(expiresAt) }));
 }
 
+/** How many secrets an opened value holds, expired ones included (what re-sealing it re-seals). */
+export function countPreviousSecrets(opened: string): number {
+  return opened.startsWith('[') ? (JSON.parse(opened) as unknown[]).length : 1;
+}
+
 export function writePreviousSecrets(secrets: readonly PreviousSecret[]): string {
   return JSON.stringify(secrets.map(({ secret, expiresAt }) => ({ secret, expiresAt: expiresAt.getTime() })));
 }
