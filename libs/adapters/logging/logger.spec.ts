@@ -70,6 +70,13 @@ describe(redactUrl.name, () => {
     ['/h%6Foks/abcDEF123', '/h%6Foks/[redacted]'],
     ['/v3/hooks/abc/hooks/def', '/v3/hooks/[redacted]/hooks/[redacted]'],
     ['/hooks', '/hooks'],
+    // mistyped, the token may still be live
+    ['/hook/abcDEF123', '/hook/[redacted]'],
+    ['/hooks;/abcDEF123', '/hooks;/[redacted]'],
+    ['/api/hooks.json/abcDEF123', '/api/hooks.json/abcDEF123'],
+    ['/trigger/Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/trigger/[redacted]'],
+    ['/v3/Webhook/wh_01jd2x7q9m3k8p4r6t1v5w0y2z/deliveries', '/v3/Webhook/wh_01jd2x7q9m3k8p4r6t1v5w0y2z/deliveries'],
+    ['/v2/webhooks/wh_1', '/v2/webhooks/wh_1'],
     ['/%E0%A4%A/x', '/%E0%A4%A/x'],
     ['/v3/Webhook?api-key=sk_live_secret', '/v3/Webhook?api-key=[redacted]'],
     ['/v3/Webhook?limit=5&API_KEY=sk_x&cursor=del_1', '/v3/Webhook?limit=5&API_KEY=[redacted]&cursor=del_1'],

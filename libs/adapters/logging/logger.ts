@@ -20,8 +20,9 @@ const CREDENTIAL_PARAMETER = /([?&](?:api[-_]?key|key|token|access[-_]?token|sec
 
 /**
  * `/hooks/<token>` is a credential: access logs show `/hooks/[redacted]`, also where the path is
- * not quite that (a request in absolute form, `//hooks/`, `/hooks//`, `/Hooks/`, `/h%6Foks/`), since
- * such a request may still carry a live token. So is an API key or a token a client put in the
+ * not quite that (a request in absolute form, `//hooks/`, `/hooks//`, `/Hooks/`, `/h%6Foks/`,
+ * `/hook/`, `/hooks;/`), since such a request may still carry a live token, and wherever a segment
+ * has a token's shape (43 base64url characters). So is an API key or a token a client put in the
  * query string (`?api-key=sk_...`): its value is redacted too.
  */
 export function redactUrl(url: string): string {
@@ -31,17 +32,23 @@ export function redactUrl(url: string): string {
   return redactHookTokens(path) + rest.replace(CREDENTIAL_PARAMETER, '$1[redacted]');
 }
 
-/** The first non-empty segment after every segment that reads `hooks` (any case, percent-decoded). */
+/** A trigger token as generated: 256 bits in base64url. */
+const TOKEN_SHAPED = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The first non-empty segment after every segment that reads `hook` or `hooks` (any case,
+ * percent-decoded, trailing punctuation aside), and every segment shaped like a token.
+ */
 function redactHookTokens(path: string): string {
-  if (!/hooks|%/i.test(path)) return path;
+  if (!/hook|%|[A-Za-z0-9_-]{43}/i.test(path)) return path;
   const segments = path.split('/');
   let afterHooks = false;
   for (let i = 0; i < segments.length; i++) {
-    if (afterHooks && segments[i] !== '') {
+    if ((afterHooks && segments[i] !== '') || TOKEN_SHAPED.test(segments[i])) {
       segments[i] = '[redacted]';
       afterHooks = false;
     } else if (!afterHooks) {
-      afterHooks = decodedLowerCase(segments[i]) === 'hooks';
+      afterHooks = /^hooks?[^a-z0-9]*$/.test(decodedLowerCase(segments[i]));
     }
   }
   return segments.join('/');
