@@ -11,6 +11,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (storageKind === 'mysql' && databaseUrl === null) {
     throw new ConfigError('DATABASE_URL', 'required when STORAGE=mysql (mysql://user:pass@host:port/db)');
   }
+  // Without one, the first statement fails with "No database selected", which names no setting.
+  if (databaseUrl !== null && !/^\/[^/]+$/.test(new URL(databaseUrl).pathname)) {
+    throw new ConfigError('DATABASE_URL', 'must name the database after the host (mysql://user:pass@host:port/db)');
+  }
   const adminToken = read(env, 'ADMIN_TOKEN') ?? null;
   const internalToken = read(env, 'INTERNAL_TOKEN') ?? null;
   const metricsToken = read(env, 'METRICS_TOKEN') ?? null;

@@ -85,6 +85,7 @@ describe('processes', () => {
     const healthPort = String(randomListenPort());
     const sut = startProcess('apps/dispatcher/src/main.js', { ...baseEnv(), DISPATCHER_HEALTH_PORT: healthPort });
     await waitForOutput(sut, /dispatcher started/);
+    expect(sut.output()).toMatch(/SECRETS_KEY is not set/);
     expect((await fetch(`http://127.0.0.1:${healthPort}/health`)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sut.child.exitCode).toBeNull();

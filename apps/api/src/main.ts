@@ -3,6 +3,7 @@ import { loadConfigOrExit } from '../../../config/load-config-or-exit';
 import { createLogger } from '../../../libs/adapters/logging/logger';
 import { assertPortFree } from '../../../libs/adapters/runtime/assert-port-free';
 import { stopOnSignals } from '../../../libs/adapters/runtime/stop-on-signals';
+import { warnWithoutSecretsKey } from '../../../libs/adapters/runtime/warn-without-secrets-key';
 import { createApiApp } from './create-api-app';
 import { ShutdownState } from './ops/shutdown-state';
 import { resolveOperatorTokens } from './http/resolve-operator-tokens';
@@ -18,9 +19,7 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.runtime.logLevel);
   const tokens = resolveOperatorTokens(config, (line) => process.stderr.write(`${line}\n`));
-  if (config.secrets.keys.length === 0) {
-    logger.warn('SECRETS_KEY is not set: stored secrets are sealed with a key kept in the database itself, which does not protect them from anyone holding the database; set SECRETS_KEY (32 bytes, hex or base64) in production');
-  }
+  warnWithoutSecretsKey(config, logger);
   // Before the app exists: it starts its dispatcher at init, which must take no work in a process
   // that cannot serve.
   await assertPortFree(config.http.port, 'PORT');

@@ -5,11 +5,13 @@ import { createLogger, PinoNestLogger } from '../../../libs/adapters/logging/log
 import { MetricsServer } from '../../../libs/adapters/metrics/metrics-server';
 import { assertPortFree } from '../../../libs/adapters/runtime/assert-port-free';
 import { stopOnSignals } from '../../../libs/adapters/runtime/stop-on-signals';
+import { warnWithoutSecretsKey } from '../../../libs/adapters/runtime/warn-without-secrets-key';
 import { DispatcherAppModule } from './dispatcher-app.module';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.runtime.logLevel);
+  warnWithoutSecretsKey(config, logger);
   // Before the app exists: it takes work at init, which a process that cannot serve its health port must not do.
   const healthPort = config.runtime.dispatcherHealthPort;
   if (healthPort) await assertPortFree(healthPort, 'DISPATCHER_HEALTH_PORT');
