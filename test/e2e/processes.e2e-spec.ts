@@ -37,6 +37,8 @@ describe('processes', () => {
   it.each([
     ['a directory', (d: string) => d],
     ['under a file', (d: string) => (writeFileSync(join(d, 'file'), 'not a directory'), join(d, 'file', 'service.db'))],
+    // Node's recursive mkdir loops forever under /proc; the server makes its folders one at a time
+    ['under /proc', () => '/proc/no-such-folder/service.db'],
   ])('stops with an error naming SQLITE_PATH when the SQLite file is %s', async (_what, pathIn) => {
     const path = pathIn(mkdtempSync(join(dir, 'sqlite-')));
     const sut = startProcess('apps/api/src/main.js', { ...baseEnv(), SQLITE_PATH: path });

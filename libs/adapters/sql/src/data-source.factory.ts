@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource, DataSourceOptions, Migration } from 'typeorm';
 import type { AppConfig } from '../../../../config/load-config';
@@ -46,7 +46,7 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
   switch (storage.kind) {
     case 'sqlite': {
       const path = resolve(storage.sqlitePath);
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      makeFolders(dirname(path));
       createPrivately(path);
       return {
         ...common,
@@ -101,6 +101,17 @@ async function runMigrations(db: TypeormDatabase): Promise<Migration[]> {
   } finally {
     await runner.release();
   }
+}
+
+/**
+ * `mkdir -p` with mode 0700, one level at a time: Node's recursive mkdirSync loops forever, at full
+ * CPU, on a path under /proc (the kernel answers ENOENT for the child and EEXIST for the parent).
+ */
+function makeFolders(path: string): void {
+  if (existsSync(path)) return;
+  const parent = dirname(path);
+  if (parent !== path) makeFolders(parent);
+  mkdirSync(path, { mode: 0o700 });
 }
 
 /**
