@@ -47,10 +47,10 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
 
 /**
  * Any other content type: a request that declares a body of no bytes (`curl -X POST -d ''` labels
- * it as a form), or no body at all, has no body, as it has without the header, so a route taking none accepts it and
- * the others answer that the body must be a JSON object; a body of any length is Fastify's own
- * 415, refused before it is read. `/hooks/{token}` keeps its own parsers (a trigger body under
- * another content type is 415 whatever its length).
+ * it as a form), or no body at all, has no body, as it has without the header: a route taking none
+ * accepts it, the others answer that the body must be a JSON object. A body of any length is
+ * Fastify's own 415, refused before it is read. `/hooks/{token}` keeps its own parsers (a trigger
+ * body under another content type is 415 whatever its length).
  */
 export function installEmptyBodyOfAnyType(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('*', (request, _payload, done) => {
