@@ -92,12 +92,19 @@ export class UndiciOutboundHttp extends OutboundHttp {
     }
   }
 
-  /** As undici writes them: host and connection first, content-length last. */
+  /** As undici writes them: host and connection first, content-length last (one object: it is built for every delivery). */
   override sentHeaders(request: OutboundRequest): Record<string, string> {
     const target = this.targetOf(request.url);
-    const host: Record<string, string> = typeof target === 'string' ? {} : { host: target.host };
-    const contentLength = String(typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.length);
-    return { ...host, connection: 'keep-alive', ...this.headersFor(request.headers), 'content-length': contentLength };
+    const sent: Record<string, string> = typeof target === 'string' ? {} : { host: target.host };
+    sent.connection = 'keep-alive';
+    let hasUserAgent = false;
+    for (const name in request.headers) {
+      sent[name] = request.headers[name];
+      hasUserAgent ||= name.toLowerCase() === 'user-agent';
+    }
+    if (!hasUserAgent) sent['user-agent'] = this.options.userAgent;
+    sent['content-length'] = String(typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.length);
+    return sent;
   }
 
   /** Closes the pools: waits for calls in flight (each bounded by its time limit), then closes sockets. */
