@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sealClearTargetHeaders, TypeormWebhookTargetRepository } from '../../libs/adapters/sql/src/automations/typeorm-webhook-target.repository';
-import { openSecretBox, storedSecrets } from '../../libs/adapters/sql/src/secret-ring';
+import { existsSync, readFileSync } from 'node:fs';
+import { HEADERS_SEALED_SETTING, sealClearTargetHeaders, TypeormWebhookTargetRepository } from '../../libs/adapters/sql/src/automations/typeorm-webhook-target.repository';
+import { storedSecrets } from '../../libs/adapters/sql/src/secret-ring';
 import { newId, SecretBox } from '../../libs/kernel/src';
 import type { WebhookTarget } from '../../libs/webhook-targets/src';
 import { openTestDatabase, TestDatabase } from '../support/databases';
@@ -10,7 +11,7 @@ const TOKEN = 'Bearer sk_live_f00dfeedcafe';
 /** Every value of this file's database is sealed with it, as one installation's are with its SECRETS_KEY. */
 const KEY = randomBytes(32);
 
-/** Custom header values at rest: sealed like signing keys, those of earlier releases sealed at start, re-sealed with the rest. */
+/** Custom header values at rest: sealed like signing keys on a new installation; on an upgraded one, once `secrets reseal` ran. */
 describe.each(['sqlite', 'mysql'] as const)('webhook target headers at rest (%s)', (kind) => {
   let storage: TestDatabase | null = null;
   beforeAll(async () => {
@@ -28,7 +29,7 @@ describe.each(['sqlite', 'mysql'] as const)('webhook target headers at rest (%s)
   const storedRow = async (id: string) =>
     (await storage!.db.query<{ headers: string; headers_sealed: string | null }>('SELECT headers, headers_sealed FROM webhook_targets WHERE id = ?', [id]))[0];
 
-  it('stores header values sealed, reads them back as written, and keeps no sealed value for a target without headers', async () => {
+  it('on a new installation: stores header values sealed, reads them back as written, keeps no sealed value for a target without headers', async () => {
     if (!storage) return;
     const targets = new TypeormWebhookTargetRepository(storage.db, new SecretBox(KEY));
     const withHeaders = target({ Authorization: TOKEN, 'X-Tenant': 'é 1' });
@@ -49,25 +50,45 @@ describe.each(['sqlite', 'mysql'] as const)('webhook target headers at rest (%s)
     expect(await storedRow(withHeaders.id)).toEqual({ headers: '{}', headers_sealed: null });
   });
 
-  it('seals the clear headers an earlier release stored when the SecretBox opens, and re-seals them with the other secrets', async () => {
+  it('on an upgraded installation: writes in clear (earlier processes still read them) until secrets reseal seals them all', async () => {
     if (!storage) return;
-    const legacy = target({});
-    const oldKey = KEY;
-    const targets = new TypeormWebhookTargetRepository(storage.db, new SecretBox(oldKey));
+    const box = new SecretBox(KEY);
+    const unmark = () => storage!.db.exec('DELETE FROM installation_settings WHERE name = ?', [HEADERS_SEALED_SETTING]);
+    await unmark();
+    const targets = new TypeormWebhookTargetRepository(storage.db, box);
+    const legacy = target({ Authorization: TOKEN });
     await targets.insert(legacy);
-    await storage.db.exec('UPDATE webhook_targets SET headers = ?, headers_sealed = NULL WHERE id = ?', [JSON.stringify({ Authorization: TOKEN }), legacy.id]);
-    // as an earlier release read it: in clear
+    expect(await storedRow(legacy.id)).toEqual({ headers: JSON.stringify({ Authorization: TOKEN }), headers_sealed: null });
     expect((await targets.findById(legacy.accountId, legacy.id))!.headers).toEqual({ Authorization: TOKEN });
 
-    const box = await openSecretBox(storage.db, [oldKey], Date.now());
+    expect(await sealClearTargetHeaders(storage.db, box, Date.now())).toBeGreaterThanOrEqual(1);
     expect((await storedRow(legacy.id)).headers).toBe('{}');
     expect((await storedRow(legacy.id)).headers_sealed).toMatch(/^v1:/);
-    expect((await new TypeormWebhookTargetRepository(storage.db, box).findById(legacy.accountId, legacy.id))!.headers).toEqual({ Authorization: TOKEN });
-    expect(await sealClearTargetHeaders(storage.db, box)).toBe(0);
+    expect((await targets.findById(legacy.accountId, legacy.id))!.headers).toEqual({ Authorization: TOKEN });
+    // marked: this process (and every other) writes sealed from now on
+    await targets.update({ ...legacy, headers: { Authorization: 'Bearer new' } });
+    expect((await storedRow(legacy.id)).headers).toBe('{}');
+    expect((await targets.findById(legacy.accountId, legacy.id))!.headers).toEqual({ Authorization: 'Bearer new' });
 
-    // a new first key: reseal covers the headers, which then open with it alone
+    // a process of the earlier release edits it (in clear): its value wins, and the next reseal seals it
+    await storage.db.exec('UPDATE webhook_targets SET headers = ? WHERE id = ?', [JSON.stringify({ Authorization: 'Bearer edited by the old release' }), legacy.id]);
+    expect((await targets.findById(legacy.accountId, legacy.id))!.headers).toEqual({ Authorization: 'Bearer edited by the old release' });
+    expect(await sealClearTargetHeaders(storage.db, box, Date.now())).toBe(1);
+    expect(JSON.stringify(await storedRow(legacy.id))).not.toContain('edited');
+    if (kind === 'sqlite') {
+      // nor any copy of it in the file or its WAL (zeroed, not merely unlinked)
+      const path = storage.storage.sqlitePath;
+      const bytes = [path, `${path}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file).toString('latin1'));
+      expect(bytes.filter((content) => content.includes('edited by the old release'))).toEqual([]);
+    }
+    expect((await targets.findById(legacy.accountId, legacy.id))!.headers).toEqual({ Authorization: 'Bearer edited by the old release' });
+    expect(await sealClearTargetHeaders(storage.db, box, Date.now())).toBe(0);
+
+    // re-sealed with a new first key like every secret
     const newKey = randomBytes(32);
-    await storedSecrets(storage.db, new SecretBox([newKey, oldKey])).reseal();
-    expect((await new TypeormWebhookTargetRepository(storage.db, new SecretBox(newKey)).findById(legacy.accountId, legacy.id))!.headers).toEqual({ Authorization: TOKEN });
+    await storedSecrets(storage.db, new SecretBox([newKey, KEY])).reseal();
+    expect((await new TypeormWebhookTargetRepository(storage.db, new SecretBox(newKey)).findById(legacy.accountId, legacy.id))!.headers).toEqual({
+      Authorization: 'Bearer edited by the old release',
+    });
   });
 });

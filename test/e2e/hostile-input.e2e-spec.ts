@@ -444,10 +444,28 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
   it('answers CONNECT (never handed to a route by Node) in the contract shape instead of closing the connection', async () => {
     if (skip) return;
     for (const path of ['example.com:443', '127.0.0.1:3306', '/health']) {
-      const response = await rawRequest(port, { method: 'CONNECT', path, headers: [['api-key', apiKey]] });
-      expect([response.status, JSON.parse(response.body).code, response.headers['x-request-id']?.length]).toEqual([404, 'not_found', 1]);
+      const response = await rawRequest(port, { method: 'CONNECT', path, headers: [['api-key', apiKey], ['x-request-id', 'my-connect-id']] });
+      expect([response.status, JSON.parse(response.body).code, response.headers['x-request-id']]).toEqual([404, 'not_found', ['my-connect-id']]);
     }
     expect((await rawRequest(port, { method: 'GET', path: '/health' })).status).toBe(200);
+
+    // Pipelined after requests still being answered: their answers first, in order, then the 404.
+    const event = JSON.stringify({ accountId: 999_999_999, type: 'email.delivered', data: { email: 'a@example.com', idSending: 1, sendingType: 1, diagCode: '250', deliveredAt: '2025-11-22T02:00:00.000Z' } });
+    const pipelined = [
+      `POST /internal/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sut.tokens.internal}\r\nContent-Type: application/json\r\nContent-Length: ${event.length}\r\n\r\n${event}`,
+      'GET /health HTTP/1.1\r\nHost: x\r\n\r\n',
+      'CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\nX-Request-Id: pipelined-connect\r\n\r\n',
+    ].join('');
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(pipelined));
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+      socket.on('close', () => resolve(received));
+      socket.on('error', () => undefined);
+    });
+    // the event is refused (its data, or its unknown account), after a database lookup
+    expect([...raw.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual([expect.stringMatching(/^40[04]$/), '200', '404']);
+    expect(raw.slice(raw.lastIndexOf('HTTP/1.1 404'))).toMatch(/X-Request-Id: pipelined-connect/i);
   });
 
   it('stays up, keeps every secret out of its logs, and returns near its memory baseline', async () => {

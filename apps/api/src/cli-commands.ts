@@ -69,7 +69,7 @@ export const CLI_COMMANDS: CliCommand<CliContext>[] = [
     async run(ctx) {
       // Without SECRETS_KEY the first key is the self-kept one, which resealing would then delete.
       if (ctx.config.secrets.keys.length === 0) throw new DomainError('invalid_parameter', 'SECRETS_KEY is not set: put the new key first in SECRETS_KEY, then reseal');
-      return { resealed: await (await ctx.storedSecrets()).reseal() };
+      return { resealed: await ctx.resealSecrets() };
     },
   },
   {

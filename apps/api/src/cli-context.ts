@@ -6,6 +6,7 @@ import { openDatabase } from '../../../libs/adapters/sql/src/data-source.factory
 import { openSecretBox, storedSecrets } from '../../../libs/adapters/sql/src/secret-ring';
 import { TypeormDatabase } from '../../../libs/adapters/sql/src/typeorm-database';
 import { TypeormRunRepository } from '../../../libs/adapters/sql/src/automations/typeorm-run.repository';
+import { sealClearTargetHeaders } from '../../../libs/adapters/sql/src/automations/typeorm-webhook-target.repository';
 import { TypeormEventRepository } from '../../../libs/adapters/sql/src/event-webhooks/typeorm-event.repository';
 import { TypeormWebhookStatsRepository } from '../../../libs/adapters/sql/src/event-webhooks/typeorm-webhook-stats.repository';
 import { TypeormJobLease } from '../../../libs/adapters/sql/src/job-lease/typeorm-job-lease';
@@ -13,7 +14,7 @@ import { TypeormSendRepository } from '../../../libs/adapters/sql/src/send-statu
 import { TypeormUnitOfWork } from '../../../libs/adapters/sql/src/typeorm-unit-of-work';
 import { RunRetentionService } from '../../../libs/automations/src';
 import { EventRetentionService } from '../../../libs/event-webhooks/src';
-import { Clock, EventRetentionPeriod, StoredSecrets, SystemClock } from '../../../libs/kernel/src';
+import { Clock, EventRetentionPeriod, SystemClock } from '../../../libs/kernel/src';
 import { SendStatusSettings, SendStatusRetentionService } from '../../../libs/send-status/src';
 
 /**
@@ -55,8 +56,16 @@ export class CliContext {
   }
 
   /** The stored secrets with the server's key ring (refused, like the server, when one opens with no key). */
-  async storedSecrets(): Promise<StoredSecrets> {
-    return storedSecrets(this.db, await openSecretBox(this.db, this.config.secrets.keys, this.clock.nowMs()));
+  /**
+   * `secrets reseal`: every stored secret to the first key (throwing before any change when one
+   * opens with no key), then the custom headers an earlier release kept in clear sealed, and sealed
+   * from then on. Returns how many secrets it resealed.
+   */
+  async resealSecrets(): Promise<number> {
+    const box = await openSecretBox(this.db, this.config.secrets.keys, this.clock.nowMs());
+    const resealed = await storedSecrets(this.db, box).reseal();
+    await sealClearTargetHeaders(this.db, box, this.clock.nowMs());
+    return resealed;
   }
 
   async close(): Promise<void> {

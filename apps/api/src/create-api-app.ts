@@ -1,11 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest, LogController } from 'fastify';
-import { IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { SwaggerModule } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../../config/load-config';
 import { PinoNestLogger, redactUrl } from '../../../libs/adapters/logging/logger';
@@ -18,6 +15,8 @@ import { OperatorTokens } from './http/operator-tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { sendContractError } from './http/send-contract-error';
 import { drainOnClose } from './http/drain-on-close';
+import { answerOnSocketAndClose } from './http/raw-answer';
+import { refuseConnect } from './http/refuse-connect';
 import { installEmptyBodyOfAnyType, installJsonBodyParser } from './http/json-body';
 import { checkCredentialsFirst, CredentialCheck } from './http/guards';
 
@@ -63,7 +62,6 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   const metrics = app.get(Metrics);
 
   drainOnClose(fastify);
-  fastify.server.on('connect', refuseConnect);
   checkCredentialsFirst(fastify, app.get(CredentialCheck));
   // The hooks run on every request: plain callbacks, no promise each.
   fastify.addHook('onRequest', (request, reply, done) => {
@@ -79,6 +77,7 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
   // The access line holds no secret (its url goes through redactUrl), so it skips the logger's
   // redaction of wildcard paths, which cost as much as writing the rest of the line.
   const accessLog = logger.child({}, { redact: [] });
+  refuseConnect(fastify.server, accessLog);
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const seconds = reply.elapsedTime / 1000;
@@ -125,22 +124,6 @@ function contractClientError(error: Error & { code?: string }, socket: Socket): 
         ? [408, 'the request took too long to arrive']
         : [400, 'the request is not valid HTTP'];
   answerOnSocketAndClose(socket, status, { code: 'invalid_parameter', message });
-}
-
-/**
- * A CONNECT request: Node hands it to the server's 'connect' listeners, never to Fastify, and
- * without one closes the connection unanswered. No route takes it, as no route takes PROPFIND.
- */
-function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
-  answerOnSocketAndClose(socket, 404, { code: 'not_found', message: 'no such route' });
-}
-
-function answerOnSocketAndClose(socket: Duplex, status: number, error: { code: string; message: string }): void {
-  const body = JSON.stringify(error);
-  if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${randomUUID()}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
-  }
-  socket.destroy();
 }
 
 async function setUpDocs(app: NestFastifyApplication): Promise<void> {

@@ -58,6 +58,9 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
           // 202; FULL syncs the WAL at every commit (group commit keeps commits few; cost in docs/benchmarks.md).
           db.pragma('synchronous = FULL');
           db.pragma('busy_timeout = 5000');
+          // Deleted and overwritten content is zeroed in the pages written anyway (no more I/O): an
+          // old value (a custom header before it was sealed, a rotated-out secret) leaves no copy there.
+          db.pragma('secure_delete = FAST');
           db.pragma('foreign_keys = ON');
         },
       };
@@ -87,7 +90,15 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
  * lock makes them take turns; on SQLite the single writer lock does the same.
  */
 async function runMigrations(db: TypeormDatabase): Promise<Migration[]> {
-  if (db.dialect !== 'mysql') return db.dataSource.runMigrations({ transaction: 'each' });
+  if (db.dialect !== 'mysql') {
+    // A migration that rebuilds a table frees its old pages: zeroed, they keep no copy of what it held.
+    await db.query('PRAGMA secure_delete = ON');
+    try {
+      return await db.dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await db.query('PRAGMA secure_delete = FAST');
+    }
+  }
   const runner = db.dataSource.createQueryRunner();
   try {
     await runner.connect();

@@ -3,7 +3,6 @@ import { DomainError, SecretBox, StoredSecrets } from '../../../kernel/src';
 import { loadInstallationKey, loadOrCreateInstallationKey } from './installation-key';
 import { TypeormDatabase } from './typeorm-database';
 import { TypeormSealedSecretStore } from './typeorm-sealed-secret.store';
-import { sealClearTargetHeaders } from './automations/typeorm-webhook-target.repository';
 
 /**
  * The server's SecretBox: the keys of SECRETS_KEY (newest first), then the key the installation
@@ -27,7 +26,6 @@ export async function openSecretBox(db: TypeormDatabase, configuredKeys: readonl
         'put the key that sealed them back in SECRETS_KEY (keys are comma-separated, newest first)',
     );
   }
-  await sealClearTargetHeaders(db, box);
   return box;
 }
 

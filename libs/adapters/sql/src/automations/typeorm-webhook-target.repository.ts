@@ -9,7 +9,7 @@ interface TargetRow {
   account_id: number | string;
   name: string;
   url: string;
-  /** '{}' once sealed; a row of an earlier release keeps its headers here until sealClearTargetHeaders. */
+  /** The headers in clear: as an earlier release wrote them, and until the installation seals them; '{}' once sealed. */
   headers: string;
   headers_sealed: string | null;
   signing_key_sealed: string | null;
@@ -19,13 +19,24 @@ interface TargetRow {
 
 const COLUMNS = 'id, account_id, name, url, headers, headers_sealed, signing_key_sealed, created_at, updated_at';
 const NO_HEADERS = '{}';
+/** In installation_settings once custom headers are written sealed (set by the migration on a new installation). */
+export const HEADERS_SEALED_SETTING = 'target_headers_sealed';
 
 /**
  * Webhook targets in `webhook_targets` (migration 1732230003000). Custom header values (an
  * `Authorization` token, an API key) are stored sealed with the SecretBox, as signing keys are,
  * though the API shows them: at rest they are a credential to the customer's endpoint.
+ *
+ * An installation upgraded from a release that kept them in clear goes on writing them in clear
+ * (processes of that release may still run beside this one, reading only `headers`) until
+ * `secrets reseal` seals them all (sealClearTargetHeaders) and marks the installation: writes are
+ * sealed from then on. Reads take the clear value whenever there is one, since only a process of
+ * the earlier release writes one once the installation is marked.
  */
 export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
+  /** Once true, for good: the mark is never removed. */
+  private sealing = false;
+
   constructor(
     private readonly db: TypeormDatabase,
     private readonly box: SecretBox,
@@ -34,13 +45,14 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 
   async insert(target: WebhookTarget): Promise<void> {
+    const [headers, sealed] = await this.stored(target.headers);
     await this.db.exec(`INSERT INTO webhook_targets (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
       target.id,
       target.accountId,
       target.name,
       target.url,
-      NO_HEADERS,
-      this.sealed(target.headers),
+      headers,
+      sealed,
       target.signingKeySealed,
       target.createdAt.getTime(),
       target.updatedAt.getTime(),
@@ -48,11 +60,12 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 
   async update(target: WebhookTarget): Promise<void> {
+    const [headers, sealed] = await this.stored(target.headers);
     await this.db.exec('UPDATE webhook_targets SET name = ?, url = ?, headers = ?, headers_sealed = ?, signing_key_sealed = ?, updated_at = ? WHERE id = ? AND account_id = ?', [
       target.name,
       target.url,
-      NO_HEADERS,
-      this.sealed(target.headers),
+      headers,
+      sealed,
       target.signingKeySealed,
       target.updatedAt.getTime(),
       target.id,
@@ -89,18 +102,21 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
     return (await this.db.exec('DELETE FROM webhook_targets WHERE id = ? AND account_id = ?', [id, accountId])).affected > 0;
   }
 
-  /** No headers: null, so that a target without any holds no sealed value to re-seal. */
-  private sealed(headers: Record<string, string>): string | null {
-    return Object.keys(headers).length === 0 ? null : this.box.seal(JSON.stringify(headers));
+  /** The `headers` and `headers_sealed` values to write: sealed once the installation is marked (none: no sealed value to re-seal). */
+  private async stored(headers: Record<string, string>): Promise<[clear: string, sealed: string | null]> {
+    this.sealing ||= await headersSealedHere(this.db);
+    if (!this.sealing) return [JSON.stringify(headers), null];
+    return [NO_HEADERS, Object.keys(headers).length === 0 ? null : this.box.seal(JSON.stringify(headers))];
   }
 
   private toTarget(row: TargetRow): WebhookTarget {
+    const text = row.headers !== NO_HEADERS || row.headers_sealed === null ? row.headers : this.box.open(row.headers_sealed);
     return {
       id: row.id,
       accountId: Number(row.account_id),
       name: row.name,
       url: row.url,
-      headers: JSON.parse(row.headers_sealed === null ? row.headers : this.box.open(row.headers_sealed)) as Record<string, string>,
+      headers: JSON.parse(text) as Record<string, string>,
       signingKeySealed: row.signing_key_sealed,
       createdAt: new Date(Number(row.created_at)),
       updatedAt: new Date(Number(row.updated_at)),
@@ -108,16 +124,24 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 }
 
+async function headersSealedHere(db: TypeormDatabase): Promise<boolean> {
+  return (await db.query('SELECT 1 AS marked FROM installation_settings WHERE name = ?', [HEADERS_SEALED_SETTING])).length > 0;
+}
+
 /**
- * Seals the custom headers that rows of an earlier release keep in clear; run at every start once
- * the SecretBox is open (a no-op when none is left). Returns how many targets it sealed.
+ * Marks the installation (writes are sealed from then on, by every process of this release), then
+ * seals the custom headers stored in clear, `secrets reseal`'s last step: run it once no process of
+ * an earlier release is left, as they read clear headers only. Returns how many targets it sealed.
  */
-export async function sealClearTargetHeaders(db: TypeormDatabase, box: SecretBox): Promise<number> {
+export async function sealClearTargetHeaders(db: TypeormDatabase, box: SecretBox, nowMs: number): Promise<number> {
+  await db.exec(`INSERT INTO installation_settings (name, value, created_at) VALUES (?, ?, ?)${db.skipDuplicates('name')}`, [HEADERS_SEALED_SETTING, '1', nowMs]);
+  // SQLite: the clear values are zeroed where they were, free pages included, not only unlinked.
+  if (db.dialect === 'sqlite') await db.query('PRAGMA secure_delete = ON');
   let sealed = 0;
   for (;;) {
-    const rows = await db.query<{ id: string; headers: string }>(`SELECT id, headers FROM webhook_targets WHERE headers <> ? AND headers_sealed IS NULL ORDER BY id LIMIT 500`, [NO_HEADERS]);
+    const rows = await db.query<{ id: string; headers: string }>(`SELECT id, headers FROM webhook_targets WHERE headers <> ? ORDER BY id LIMIT 500`, [NO_HEADERS]);
     for (const row of rows) {
-      const { affected } = await db.exec('UPDATE webhook_targets SET headers_sealed = ?, headers = ? WHERE id = ? AND headers = ? AND headers_sealed IS NULL', [
+      const { affected } = await db.exec('UPDATE webhook_targets SET headers_sealed = ?, headers = ? WHERE id = ? AND headers = ?', [
         box.seal(row.headers),
         NO_HEADERS,
         row.id,
@@ -125,8 +149,11 @@ export async function sealClearTargetHeaders(db: TypeormDatabase, box: SecretBox
       ]);
       sealed += affected;
     }
-    if (rows.length < 500) return sealed;
+    if (rows.length < 500) break;
   }
+  // The clear values' old copies: SQLite keeps them in the WAL until it is written over.
+  if (sealed > 0 && db.dialect === 'sqlite') await db.query('PRAGMA wal_checkpoint(TRUNCATE)');
+  return sealed;
 }
 
 /** Answers from `workflow_targets`, which the workflow repository keeps in step with each workflow's steps. */
