@@ -58,6 +58,11 @@ describe('docker files', () => {
     const perProcess = ['DISPATCHER_ENABLED', 'DISPATCHER_CONCURRENCY', 'DISPATCHER_ORIGIN_CONCURRENCY', 'DISPATCHER_HEALTH_PORT', 'SHUTDOWN_GRACE_MS'];
     const wired = new Set([...Object.keys(compose.services.api.environment ?? {}), ...Object.keys(compose.services.dispatcher.environment ?? {})]);
     expect(variables.filter((name) => !wired.has(name) && !perProcess.includes(name))).toEqual([]);
+    // docker/.env sets each of them, except the stack's own layout
+    const layout = ['PORT', 'STORAGE', 'QUEUE', 'SQLITE_PATH', 'DATABASE_URL', 'DISPATCHER_ENABLED', 'DISPATCHER_HEALTH_PORT'];
+    const text = read('docker/compose.yaml');
+    const fixed = variables.filter((name) => !layout.includes(name) && !new RegExp(`^\\s+${name}: \\$\\{${name}[:}]`, 'm').test(text));
+    expect(fixed).toEqual([]);
   });
 
   it('requires the secrets (and lists them in .env.example) instead of shipping defaults', () => {

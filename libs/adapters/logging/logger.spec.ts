@@ -75,6 +75,11 @@ describe(redactUrl.name, () => {
     ['/hooks;/abcDEF123', '/hooks;/[redacted]'],
     ['/api/hooks.json/abcDEF123', '/api/hooks.json/abcDEF123'],
     ['/trigger/Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/trigger/[redacted]'],
+    // token-shaped runs anywhere: glued to other text, encoded slashes, any query value
+    ['/hooks%2FQm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/hooks%[redacted]'],
+    ['/x/Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw.json', '/x/[redacted].json'],
+    ['/x?a=1;u=/hooks/Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/x?a=1;u=/hooks/[redacted]'],
+    ['/x?q=sk_Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/x?q=[redacted]'],
     ['/v3/Webhook/wh_01jd2x7q9m3k8p4r6t1v5w0y2z/deliveries', '/v3/Webhook/wh_01jd2x7q9m3k8p4r6t1v5w0y2z/deliveries'],
     ['/v2/webhooks/wh_1', '/v2/webhooks/wh_1'],
     ['/%E0%A4%A/x', '/%E0%A4%A/x'],

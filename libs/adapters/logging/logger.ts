@@ -21,30 +21,32 @@ const CREDENTIAL_PARAMETER = /([?&](?:api[-_]?key|key|token|access[-_]?token|sec
 /**
  * `/hooks/<token>` is a credential: access logs show `/hooks/[redacted]`, also where the path is
  * not quite that (a request in absolute form, `//hooks/`, `/hooks//`, `/Hooks/`, `/h%6Foks/`,
- * `/hook/`, `/hooks;/`), since such a request may still carry a live token, and wherever a segment
- * has a token's shape (43 base64url characters). So is an API key or a token a client put in the
- * query string (`?api-key=sk_...`): its value is redacted too.
+ * `/hook/`, `/hooks;/`), since such a request may still carry a live token. So is an API key or a
+ * token a client put in the query string (`?api-key=sk_...`): its value is redacted too. And
+ * wherever a URL holds a token's shape (a run of 43 or more base64url characters: a trigger token,
+ * `sk_` and an API key's 43), mistyped into a path, glued to other text or in any query value, the
+ * run is redacted: a long producer event id or a cursor in a logged URL goes with it.
  */
 export function redactUrl(url: string): string {
   const end = url.search(/[?#]/);
   const path = end === -1 ? url : url.slice(0, end);
   const rest = end === -1 ? '' : url.slice(end);
-  return redactHookTokens(path) + rest.replace(CREDENTIAL_PARAMETER, '$1[redacted]');
+  return (redactHookTokens(path) + rest.replace(CREDENTIAL_PARAMETER, '$1[redacted]')).replace(TOKEN_SHAPED, '[redacted]');
 }
 
-/** A trigger token as generated: 256 bits in base64url. */
-const TOKEN_SHAPED = /^[A-Za-z0-9_-]{43}$/;
+/** A trigger token or an API key as generated: 256 bits in base64url (an API key after `sk_`). */
+const TOKEN_SHAPED = /[A-Za-z0-9_-]{43,}/g;
 
 /**
  * The first non-empty segment after every segment that reads `hook` or `hooks` (any case,
- * percent-decoded, trailing punctuation aside), and every segment shaped like a token.
+ * percent-decoded, trailing punctuation aside): a token there may be short of its shape, mistyped.
  */
 function redactHookTokens(path: string): string {
-  if (!/hook|%|[A-Za-z0-9_-]{43}/i.test(path)) return path;
+  if (!/hook|%/i.test(path)) return path;
   const segments = path.split('/');
   let afterHooks = false;
   for (let i = 0; i < segments.length; i++) {
-    if ((afterHooks && segments[i] !== '') || TOKEN_SHAPED.test(segments[i])) {
+    if (afterHooks && segments[i] !== '') {
       segments[i] = '[redacted]';
       afterHooks = false;
     } else if (!afterHooks) {
