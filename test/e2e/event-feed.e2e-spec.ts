@@ -113,6 +113,8 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
         await expectError(get(account, `/${family}/events?${query}`), 400, 'invalid_parameter');
       }
       await expectError(suite.sut.http().get(`/${family}/events`), 401, 'unauthorized');
+      // a list without parameters refuses a guessed filter rather than answer everything
+      await expectError(get(account, family === 'v3' ? '/v3/Webhook?state=disabled' : '/v2/webhooks?state=disabled'), 400, 'invalid_parameter');
     }
 
     const docs = (await suite.sut.http().get('/docs/json').expect(200)).body;

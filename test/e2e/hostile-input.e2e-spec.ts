@@ -441,6 +441,18 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
     expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
   });
 
+  it('takes an empty body under any content type as no body, however it is framed; one byte of it is 415', async () => {
+    if (skip) return;
+    const createKey = (headers: Array<[string, string]>, body: string, noContentLength = true) =>
+      rawRequest(port, { method: 'POST', path: `/admin/accounts/${ids.account}/api-keys`, headers: [['authorization', `Bearer ${sut.tokens.admin}`], ...headers], body, noContentLength });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      expect((await createKey([['content-type', type], ['transfer-encoding', 'chunked']], '0\r\n\r\n')).status).toBe(201);
+      expect((await createKey([['content-type', type], ['content-length', '00']], '')).status).toBe(201);
+      const chunked = await createKey([['content-type', type], ['transfer-encoding', 'chunked']], '1\r\nx\r\n0\r\n\r\n');
+      expect([chunked.status, JSON.parse(chunked.body).code]).toEqual([415, 'unsupported_media_type']);
+    }
+  });
+
   it('answers CONNECT (never handed to a route by Node) in the contract shape instead of closing the connection', async () => {
     if (skip) return;
     for (const path of ['example.com:443', '127.0.0.1:3306', '/health']) {

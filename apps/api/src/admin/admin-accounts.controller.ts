@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, PipeTransform, Post, Query } from '@nestjs/common';
 import { NoBody, TakesNoBody } from '../http/no-body';
+import { NoQuery } from '../http/no-query';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccountsService, parseAccountId } from '../../../../libs/accounts/src';
 import { AdminAuth } from '../http/route-auth';
@@ -54,7 +55,7 @@ export class AdminAccountsController {
   @ApiOperation({ operationId: 'admin_listApiKeys', summary: "List an account's API keys that are not revoked (never the keys themselves)" })
   @ApiOkResponse({ type: ApiKeyListView })
   @ApiErrors(['not_found', 'no such account'])
-  async listKeys(@Param('id', accountIdPipe) id: number): Promise<ApiKeyListView> {
+  async listKeys(@Param('id', accountIdPipe) id: number, @Query() _query: NoQuery): Promise<ApiKeyListView> {
     return apiKeyListView(await this.accounts.listApiKeys(id));
   }
 

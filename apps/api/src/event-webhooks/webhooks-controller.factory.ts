@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Type } from '@nestjs/common';
 import { NoBody, TakesNoBody } from '../http/no-body';
+import { NoQuery } from '../http/no-query';
 import { ApiAcceptedResponse, ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Account } from '../../../../libs/accounts/src';
 import { ApiFamily, MAX_EVENTS_PER_WEBHOOK, MAX_WEBHOOKS_PER_ACCOUNT, WebhookStatsService, WebhooksService } from '../../../../libs/event-webhooks/src';
@@ -46,7 +47,7 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
     @Get()
     @operation('listWebhooks', 'List the webhooks of the account, oldest first')
     @ApiOkResponse({ type: views.list })
-    async list(@CurrentAccount() account: Account) {
+    async list(@CurrentAccount() account: Account, @Query() _query: NoQuery) {
       return presenter.webhooks(await this.webhooks.list(account.id));
     }
 

@@ -53,10 +53,23 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
  * body under another content type is 415 whatever its length).
  */
 export function installEmptyBodyOfAnyType(fastify: FastifyInstance): void {
-  fastify.addContentTypeParser('*', (request, _payload, done) => {
+  fastify.addContentTypeParser('*', (request, payload, done) => {
     const { 'content-length': length, 'transfer-encoding': encoding } = request.headers;
-    if (length === '0' || (length === undefined && encoding === undefined)) return done(null, undefined);
-    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(String(request.headers['content-type']).slice(0, 100)), undefined);
+    const refuse = () => done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(String(request.headers['content-type']).slice(0, 100)), undefined);
+    if (length !== undefined) return Number(length) === 0 ? done(null, undefined) : refuse();
+    if (encoding === undefined) return done(null, undefined);
+    // Chunked: empty only if it ends before its first byte, refused at that byte, unread beyond it.
+    let settled = false;
+    const settle = (empty: boolean) => {
+      if (settled) return;
+      settled = true;
+      payload.removeAllListeners('data');
+      if (empty) done(null, undefined);
+      else refuse();
+    };
+    payload.on('data', (chunk: Buffer) => chunk.length > 0 && settle(false));
+    payload.once('end', () => settle(true));
+    payload.once('error', () => settle(false));
   });
 }
 
