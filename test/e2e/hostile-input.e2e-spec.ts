@@ -463,21 +463,30 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
 
     // Pipelined after requests still being answered: their answers first, in order, then the 404.
     const event = JSON.stringify({ accountId: 999_999_999, type: 'email.delivered', data: { email: 'a@example.com', idSending: 1, sendingType: 1, diagCode: '250', deliveredAt: '2025-11-22T02:00:00.000Z' } });
-    const pipelined = [
-      `POST /internal/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sut.tokens.internal}\r\nContent-Type: application/json\r\nContent-Length: ${event.length}\r\n\r\n${event}`,
-      'GET /health HTTP/1.1\r\nHost: x\r\n\r\n',
-      'CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\nX-Request-Id: pipelined-connect\r\n\r\n',
-    ].join('');
-    const raw = await new Promise<string>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(pipelined));
-      let received = '';
-      socket.on('data', (chunk) => (received += chunk.toString('latin1')));
-      socket.on('close', () => resolve(received));
-      socket.on('error', () => undefined);
-    });
+    const exchange = (payload: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(payload));
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+        socket.on('close', () => resolve(received));
+        socket.on('error', () => undefined);
+      });
+    const statuses = (raw: string) => [...raw.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => m[1]);
+    const raw = await exchange(
+      [
+        `POST /internal/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sut.tokens.internal}\r\nContent-Type: application/json\r\nContent-Length: ${event.length}\r\n\r\n${event}`,
+        // answers of about 150 KB each: more than a socket takes at once
+        ...Array.from({ length: 3 }, () => 'GET /docs/json HTTP/1.1\r\nHost: x\r\n\r\n'),
+        ...Array.from({ length: 3 }, () => 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n'),
+        'CONNECT a:1 HTTP/1.1\r\nHost: a:1\r\nX-Request-Id: pipelined-connect\r\n\r\n',
+      ].join(''),
+    );
     // the event is refused (its data, or its unknown account), after a database lookup
-    expect([...raw.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1])).toEqual([expect.stringMatching(/^40[04]$/), '200', '404']);
+    expect(statuses(raw)).toEqual([expect.stringMatching(/^40[04]$/), '200', '200', '200', '200', '200', '200', '404']);
     expect(raw.slice(raw.lastIndexOf('HTTP/1.1 404'))).toMatch(/X-Request-Id: pipelined-connect/i);
+    // after a request that closes the connection, the rest is ignored, not answered 400 in its place
+    expect(statuses(await exchange('GET /health HTTP/1.0\r\n\r\nCONNECT a:443 HTTP/1.0\r\n\r\n'))).toEqual(['200']);
+    expect(statuses(await exchange('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n'))).toEqual(['200']);
   });
 
   it('stays up, keeps every secret out of its logs, and returns near its memory baseline', async () => {

@@ -117,6 +117,9 @@ class ContractFastifyAdapter extends FastifyAdapter {
 /** A request Node's HTTP parser refused before Fastify saw it: answered in the contract's shape, then closed. */
 function contractClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // Bytes after a request that closes the connection (HTTP/1.0, `Connection: close`): that request
+  // is still answered, then Node ends the connection; the rest is ignored (RFC 9112 §9.6).
+  if (error.code === 'HPE_CLOSED_CONNECTION') return;
   const [status, message] =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'the request headers are larger than the server accepts']

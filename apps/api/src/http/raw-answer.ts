@@ -1,17 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
+/** Node's own field: the answer it is writing on a connection (the next pipelined one is assigned when it finishes). */
+type HttpSocket = Duplex & { _httpMessage?: ServerResponse | null };
+
 /**
- * An answer written straight to a connection that Fastify never saw as a request (Node's parser
- * refused it, or a CONNECT), in the contract's shape, then the connection closed.
+ * An answer written straight to a connection, for a request Fastify never saw (Node's parser
+ * refused it, or a CONNECT), in the contract's shape, then the connection ended. It waits for the
+ * answers Node still owes to requests pipelined before it, which go first, in order; and it ends
+ * the connection rather than destroying it, so that nothing written to it is dropped unsent.
  */
 export function answerOnSocketAndClose(socket: Duplex, status: number, error: { code: string; message: string }, requestId: string = randomUUID()): void {
-  const body = JSON.stringify(error);
-  if (socket.writable) {
-    socket.write(
+  afterPendingAnswers(socket as HttpSocket, () => {
+    if (!socket.writable) return socket.destroy();
+    const body = JSON.stringify(error);
+    socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
     );
-  }
-  socket.destroy();
+  });
+}
+
+/**
+ * Runs `then` once no answer is owed on the connection. An answer Node is writing is its
+ * `_httpMessage` until its 'finish', whose first listener (Node's own) assigns the next one: so
+ * each is waited for by its 'finish' event. (Its `writableFinished` is no guide: an answer ended
+ * before it had the connection reads finished as soon as its bytes are handed over.)
+ */
+function afterPendingAnswers(socket: HttpSocket, then: () => void): void {
+  const pending = socket._httpMessage;
+  if (!pending) return then();
+  pending.once('finish', () => {
+    if (!socket.destroyed) afterPendingAnswers(socket, then);
+  });
 }
