@@ -87,8 +87,27 @@ describe.each(['sqlite', 'mysql'] as const)('webhook target headers at rest (%s)
     // re-sealed with a new first key like every secret
     const newKey = randomBytes(32);
     await storedSecrets(storage.db, new SecretBox([newKey, KEY])).reseal();
-    expect((await new TypeormWebhookTargetRepository(storage.db, new SecretBox(newKey)).findById(legacy.accountId, legacy.id))!.headers).toEqual({
-      Authorization: 'Bearer edited by the old release',
-    });
+    const underNewKey = new TypeormWebhookTargetRepository(storage.db, new SecretBox(newKey));
+    expect((await underNewKey.findById(legacy.accountId, legacy.id))!.headers).toEqual({ Authorization: 'Bearer edited by the old release' });
+
+    // an earlier release removes them and moves the target (it writes headers '{}' and updated_at, and
+    // leaves the sealed value): the removed credential never comes back, nor goes to the new URL
+    await storage.db.exec('UPDATE webhook_targets SET headers = ?, url = ?, updated_at = ? WHERE id = ?', ['{}', 'https://elsewhere.example.com/in', Date.now() + 60_000, legacy.id]);
+    expect(await underNewKey.findById(legacy.accountId, legacy.id)).toMatchObject({ url: 'https://elsewhere.example.com/in', headers: {} });
+  });
+
+  it('marks a database no process migrated before, and only that one', async () => {
+    if (!storage) return;
+    const marked = async (db: TestDatabase['db']) => (await db.query('SELECT 1 FROM installation_settings WHERE name = ?', [HEADERS_SEALED_SETTING])).length === 1;
+    const fresh = await openTestDatabase(kind);
+    try {
+      expect(await marked(fresh.db)).toBe(true);
+      // an upgraded database: migrated before this release (the mark absent), opened again
+      await fresh.db.exec('DELETE FROM installation_settings WHERE name = ?', [HEADERS_SEALED_SETTING]);
+      const reopened = await fresh.connect();
+      expect(await marked(reopened)).toBe(false);
+    } finally {
+      await fresh.drop();
+    }
   });
 });

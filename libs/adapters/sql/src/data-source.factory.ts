@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DataSource, DataSourceOptions, Migration } from 'typeorm';
 import type { AppConfig } from '../../../../config/load-config';
 import { DomainError } from '../../../kernel/src';
+import { markHeadersSealed } from './automations/typeorm-webhook-target.repository';
 import { ALL_MIGRATIONS } from './migrations';
 import { mysqlQueryFormat } from './mysql-query-format';
 import { cutOffSlowStatements, type MysqlPool } from './mysql-statement-deadline';
@@ -19,7 +20,11 @@ export async function openDatabase(storage: AppConfig['storage'], onMigrated: (n
     return source;
   });
   const db = new TypeormDatabase(dataSource, storage.kind === 'mysql' ? 'mysql' : 'sqlite');
+  // A database no process ever migrated has no process of an earlier release either: its custom
+  // headers are written sealed from the first (an upgraded one waits for `secrets reseal`).
+  const fresh = !(await hasMigrationsTable(db));
   const applied = await runMigrations(db);
+  if (fresh) await markHeadersSealed(db, Date.now());
   if (applied.length > 0) onMigrated(applied.map((migration) => migration.name));
   // After the migrations, whose statements (a table rebuilt, the migration lock) may rightly take long.
   if (storage.kind === 'mysql') cutOffSlowStatements((dataSource.driver as unknown as { pool: MysqlPool }).pool, storage.statementTimeoutMs);
@@ -109,6 +114,15 @@ async function runMigrations(db: TypeormDatabase): Promise<Migration[]> {
     } finally {
       await runner.query(`SELECT RELEASE_LOCK('webhook_server_migrations')`);
     }
+  } finally {
+    await runner.release();
+  }
+}
+
+async function hasMigrationsTable(db: TypeormDatabase): Promise<boolean> {
+  const runner = db.dataSource.createQueryRunner();
+  try {
+    return await runner.hasTable(db.dataSource.options.migrationsTableName ?? 'migrations');
   } finally {
     await runner.release();
   }

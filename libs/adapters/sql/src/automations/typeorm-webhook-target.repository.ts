@@ -45,7 +45,7 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 
   async insert(target: WebhookTarget): Promise<void> {
-    const [headers, sealed] = await this.stored(target.headers);
+    const [headers, sealed] = await this.stored(target.headers, target.updatedAt);
     await this.db.exec(`INSERT INTO webhook_targets (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
       target.id,
       target.accountId,
@@ -60,7 +60,7 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 
   async update(target: WebhookTarget): Promise<void> {
-    const [headers, sealed] = await this.stored(target.headers);
+    const [headers, sealed] = await this.stored(target.headers, target.updatedAt);
     await this.db.exec('UPDATE webhook_targets SET name = ?, url = ?, headers = ?, headers_sealed = ?, signing_key_sealed = ?, updated_at = ? WHERE id = ? AND account_id = ?', [
       target.name,
       target.url,
@@ -103,20 +103,30 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 
   /** The `headers` and `headers_sealed` values to write: sealed once the installation is marked (none: no sealed value to re-seal). */
-  private async stored(headers: Record<string, string>): Promise<[clear: string, sealed: string | null]> {
+  private async stored(headers: Record<string, string>, updatedAt: Date): Promise<[clear: string, sealed: string | null]> {
     this.sealing ||= await headersSealedHere(this.db);
     if (!this.sealing) return [JSON.stringify(headers), null];
-    return [NO_HEADERS, Object.keys(headers).length === 0 ? null : this.box.seal(JSON.stringify(headers))];
+    return [NO_HEADERS, Object.keys(headers).length === 0 ? null : sealHeaders(this.box, headers, updatedAt.getTime())];
+  }
+
+  /**
+   * The clear value when there is one; else the sealed one, if it was written with the row's last
+   * change: a process of an earlier release changes `headers` and `updated_at` only, so a sealed
+   * value older than the row is what that change replaced (by no headers, `{}`), never to be sent.
+   */
+  private headersOf(row: TargetRow): Record<string, string> {
+    if (row.headers !== NO_HEADERS || row.headers_sealed === null) return JSON.parse(row.headers) as Record<string, string>;
+    const sealed = JSON.parse(this.box.open(row.headers_sealed)) as SealedHeaders;
+    return sealed.at === Number(row.updated_at) ? sealed.headers : {};
   }
 
   private toTarget(row: TargetRow): WebhookTarget {
-    const text = row.headers !== NO_HEADERS || row.headers_sealed === null ? row.headers : this.box.open(row.headers_sealed);
     return {
       id: row.id,
       accountId: Number(row.account_id),
       name: row.name,
       url: row.url,
-      headers: JSON.parse(text) as Record<string, string>,
+      headers: this.headersOf(row),
       signingKeySealed: row.signing_key_sealed,
       createdAt: new Date(Number(row.created_at)),
       updatedAt: new Date(Number(row.updated_at)),
@@ -124,8 +134,23 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 }
 
+/** What `headers_sealed` holds, sealed: the headers and the `updated_at` of the change that wrote them. */
+interface SealedHeaders {
+  at: number;
+  headers: Record<string, string>;
+}
+
+function sealHeaders(box: SecretBox, headers: Record<string, string>, at: number): string {
+  return box.seal(JSON.stringify({ at, headers } satisfies SealedHeaders));
+}
+
 async function headersSealedHere(db: TypeormDatabase): Promise<boolean> {
   return (await db.query('SELECT 1 AS marked FROM installation_settings WHERE name = ?', [HEADERS_SEALED_SETTING])).length > 0;
+}
+
+/** From now on every process of this release writes custom headers sealed. */
+export async function markHeadersSealed(db: TypeormDatabase, nowMs: number): Promise<void> {
+  await db.exec(`INSERT INTO installation_settings (name, value, created_at) VALUES (?, ?, ?)${db.skipDuplicates('name')}`, [HEADERS_SEALED_SETTING, '1', nowMs]);
 }
 
 /**
@@ -134,18 +159,22 @@ async function headersSealedHere(db: TypeormDatabase): Promise<boolean> {
  * an earlier release is left, as they read clear headers only. Returns how many targets it sealed.
  */
 export async function sealClearTargetHeaders(db: TypeormDatabase, box: SecretBox, nowMs: number): Promise<number> {
-  await db.exec(`INSERT INTO installation_settings (name, value, created_at) VALUES (?, ?, ?)${db.skipDuplicates('name')}`, [HEADERS_SEALED_SETTING, '1', nowMs]);
+  await markHeadersSealed(db, nowMs);
   // SQLite: the clear values are zeroed where they were, free pages included, not only unlinked.
   if (db.dialect === 'sqlite') await db.query('PRAGMA secure_delete = ON');
   let sealed = 0;
   for (;;) {
-    const rows = await db.query<{ id: string; headers: string }>(`SELECT id, headers FROM webhook_targets WHERE headers <> ? ORDER BY id LIMIT 500`, [NO_HEADERS]);
+    const rows = await db.query<{ id: string; headers: string; updated_at: number | string }>(
+      `SELECT id, headers, updated_at FROM webhook_targets WHERE headers <> ? ORDER BY id LIMIT 500`,
+      [NO_HEADERS],
+    );
     for (const row of rows) {
-      const { affected } = await db.exec('UPDATE webhook_targets SET headers_sealed = ?, headers = ? WHERE id = ? AND headers = ?', [
-        box.seal(row.headers),
+      const { affected } = await db.exec('UPDATE webhook_targets SET headers_sealed = ?, headers = ? WHERE id = ? AND headers = ? AND updated_at = ?', [
+        sealHeaders(box, JSON.parse(row.headers) as Record<string, string>, Number(row.updated_at)),
         NO_HEADERS,
         row.id,
         row.headers,
+        row.updated_at,
       ]);
       sealed += affected;
     }
