@@ -67,7 +67,7 @@ describe(redactUrl.name, () => {
     ['//hooks/abcDEF123', '//hooks/[redacted]'],
     ['/hooks//abcDEF123#x', '/hooks//[redacted]#x'],
     ['/Hooks/abcDEF123/more', '/Hooks/[redacted]/more'],
-    ['/h%6Foks/abcDEF123', '/h%6Foks/[redacted]'],
+    ['/h%6Foks/abcDEF123', '/hooks/[redacted]'],
     ['/v3/hooks/abc/hooks/def', '/v3/hooks/[redacted]/hooks/[redacted]'],
     ['/hooks', '/hooks'],
     // mistyped, the token may still be live
@@ -76,7 +76,13 @@ describe(redactUrl.name, () => {
     ['/api/hooks.json/abcDEF123', '/api/hooks.json/abcDEF123'],
     ['/trigger/Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/trigger/[redacted]'],
     // token-shaped runs anywhere: glued to other text, encoded slashes, any query value
-    ['/hooks%2FQm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/hooks%[redacted]'],
+    ['/hooks%2FQm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/hooks/[redacted]'],
+    // escapes decoded first: a token cannot hide behind them; a webhook secret is never logged either
+    ['/hooks%2FshortTok', '/hooks/[redacted]'],
+    ['/v3/Webhook?x=sk_Qm9vdGhz%5F-0123456789abcdefghijklmnopqrstuvw', '/v3/Webhook?x=[redacted]'],
+    ['/x/%41%42%43Qm9vdGhz_-0123456789abcdefghijklmnopqrst', '/x/[redacted]'],
+    ['/v3/Webhook?x=whsec_yt%2B%2BOfbZXa8lnPIiZSl986ZPLewt5YKsMGl7hdbN%2BH4%3D', '/v3/Webhook?x=[redacted]'],
+    ['/x/caf%C3%A9/%E0%A4%A', '/x/café/%E0%A4%A'],
     ['/x/Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw.json', '/x/[redacted].json'],
     ['/x?a=1;u=/hooks/Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/x?a=1;u=/hooks/[redacted]'],
     ['/x?q=sk_Qm9vdGhz_-0123456789abcdefghijklmnopqrstuvw', '/x?q=[redacted]'],

@@ -27,11 +27,32 @@ const CREDENTIAL_PARAMETER = /([?&](?:api[-_]?key|key|token|access[-_]?token|sec
  * `sk_` and an API key's 43), mistyped into a path, glued to other text or in any query value, the
  * run is redacted: a long producer event id or a cursor in a logged URL goes with it.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(logged: string): string {
+  // Percent-escapes could hide a token from the rules below (`%2D` in it, `/hooks%2F<token>`): a
+  // URL holding any is logged decoded, as far as it decodes.
+  const url = logged.includes('%') ? decodedLeniently(logged) : logged;
   const end = url.search(/[?#]/);
   const path = end === -1 ? url : url.slice(0, end);
   const rest = end === -1 ? '' : url.slice(end);
-  return (redactHookTokens(path) + rest.replace(CREDENTIAL_PARAMETER, '$1[redacted]')).replace(TOKEN_SHAPED, '[redacted]');
+  return (redactHookTokens(path) + rest.replace(CREDENTIAL_PARAMETER, '$1[redacted]')).replace(TOKEN_SHAPED, '[redacted]').replace(WEBHOOK_SECRET, '[redacted]');
+}
+
+/** A webhook signing secret (`whsec_` and standard base64), whole or in part. */
+const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=_-]*/g;
+
+/** Each percent-escape that decodes (alone or as a UTF-8 sequence) is decoded; the others stay. */
+function decodedLeniently(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
 }
 
 /** A trigger token or an API key as generated: 256 bits in base64url (an API key after `sk_`). */
