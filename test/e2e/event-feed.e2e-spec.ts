@@ -109,7 +109,7 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
     for (const family of ['v3', 'v2']) {
       expect((await get(account, `/${family}/events/types`).expect(200)).body.types.length).toBeGreaterThanOrEqual(30);
       for (const id of [foreign, 'evt_unknown', 'evt_x%2F..', 'nope']) await expectError(get(account, `/${family}/events/${id}`), 404, 'not_found');
-      for (const query of ['type=email.nope', 'type=email.delivered,nope', 'type=', 'since=yesterday', 'since=2025-11-22', 'limit=0', 'limit=101', 'limit=ten', 'cursor=garbage']) {
+      for (const query of ['type=email.nope', 'type=email.delivered,nope', 'type=', 'since=yesterday', 'since=2025-11-22', 'limit=0', 'limit=101', 'limit=ten', 'cursor=garbage', 'constructor=1', '__proto__=1', 'toString=x']) {
         await expectError(get(account, `/${family}/events?${query}`), 400, 'invalid_parameter');
       }
       await expectError(suite.sut.http().get(`/${family}/events`), 401, 'unauthorized');

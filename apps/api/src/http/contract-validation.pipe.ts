@@ -1,4 +1,5 @@
 import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
+import { getMetadataStorage } from 'class-validator';
 import { DomainError } from '../../../../libs/kernel/src';
 
 const OPTIONAL_BODY = 'contract:optional-body';
@@ -38,6 +39,7 @@ export class ContractValidationPipe extends ValidationPipe {
     // A path parameter stays the string it was: each route parses its own (the implicit conversion
     // of a `number` parameter read `1.0`, `01` and `1 ` as 1).
     if (metadata.type === 'param') return value;
+    if (metadata.type === 'query' && metadata.metatype && metadata.metatype !== Object) refuseUnknownParameters(value, metadata.metatype);
     if (metadata.type === 'body' && (value === undefined || value === null) && metadata.metatype && Reflect.getMetadata(OPTIONAL_BODY, metadata.metatype)) {
       return undefined;
     }
@@ -52,6 +54,24 @@ export class ContractValidationPipe extends ValidationPipe {
     const transformed = (await super.transform(standIns, metadata)) as Record<string | symbol, unknown>;
     for (const key of rawKeys) if (isPlainObject(received[key])) transformed[key] = received[key];
     return transformed;
+  }
+}
+
+const QUERY_FIELDS = new WeakMap<object, Set<string>>();
+
+/**
+ * A query parameter the route's DTO does not declare is refused, by name: whitelisting alone lets
+ * names that every object has through Object.prototype (`constructor`, `toString`, `__proto__`) by.
+ */
+function refuseUnknownParameters(value: unknown, metatype: object): void {
+  if (typeof value !== 'object' || value === null) return;
+  let fields = QUERY_FIELDS.get(metatype);
+  if (!fields) {
+    fields = new Set(getMetadataStorage().getTargetValidationMetadatas(metatype as new () => object, '', true, false).map((m) => m.propertyName));
+    QUERY_FIELDS.set(metatype, fields);
+  }
+  for (const name of Object.keys(value)) {
+    if (!fields.has(name)) throw new DomainError('invalid_parameter', `property ${name.slice(0, 100)} should not exist`);
   }
 }
 
