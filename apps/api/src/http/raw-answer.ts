@@ -5,18 +5,24 @@ import type { Duplex } from 'node:stream';
 /** Node's own field: the answer it is writing on a connection (the next pipelined one is assigned when it finishes). */
 type HttpSocket = Duplex & { _httpMessage?: ServerResponse | null };
 
+/** A connection answered this way is gone within this time, whether or not its client reads. */
+const CLOSE_WITHIN_MS = 5_000;
+
 /**
  * An answer written straight to a connection, for a request Fastify never saw (Node's parser
- * refused it, or a CONNECT), in the contract's shape, then the connection ended. It waits for the
- * answers Node still owes to requests pipelined before it, which go first, in order; and it ends
- * the connection rather than destroying it, so that nothing written to it is dropped unsent.
+ * refused it, or a CONNECT), in the contract's shape, then the connection closed. It waits for the
+ * answers Node still owes to requests pipelined before it, which go first, in order; and it closes
+ * the connection once all of it is handed to the kernel (destroying it at once dropped what was
+ * still buffered), or after CLOSE_WITHIN_MS at most.
  */
 export function answerOnSocketAndClose(socket: Duplex, status: number, error: { code: string; message: string }, requestId: string = randomUUID()): void {
   afterPendingAnswers(socket as HttpSocket, () => {
     if (!socket.writable) return socket.destroy();
     const body = JSON.stringify(error);
+    setTimeout(() => socket.destroy(), CLOSE_WITHIN_MS).unref();
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${requestId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
   });
 }
