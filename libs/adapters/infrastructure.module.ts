@@ -16,7 +16,7 @@ import { PrometheusDeliveryObserver } from './metrics/prometheus-delivery-observ
 import { registerStorageGauges } from './metrics/storage-gauges';
 import { IdleHeapCompaction } from './runtime/idle-heap-compaction';
 import { ClosableWorkQueue, createWorkQueue } from './queue/src/queue.factory';
-import { openDatabase } from './sql/src/data-source.factory';
+import { migrationsAppliedLine, openDatabase } from './sql/src/data-source.factory';
 import { openSecretBox } from './sql/src/secret-ring';
 import { TypeormDatabase } from './sql/src/typeorm-database';
 import { typeormRepositoryProviders } from './sql/src/typeorm-repositories';
@@ -53,7 +53,7 @@ export class InfrastructureModule implements OnApplicationShutdown {
         ...settings,
         {
           provide: TypeormDatabase,
-          useFactory: () => openDatabase(config.storage, (names) => new Logger('Database').log(`applied ${names.length} schema migration(s): ${names.join(', ')}`)),
+          useFactory: () => openDatabase(config.storage, (names) => new Logger('Database').log(migrationsAppliedLine(names))),
         },
         { provide: UnitOfWork, useFactory: (db: TypeormDatabase) => new TypeormUnitOfWork(db), inject: [TypeormDatabase] },
         {

@@ -2,7 +2,7 @@ import type { AppConfig } from '../../../config/load-config';
 import { AccountsService } from '../../../libs/accounts/src';
 import { TypeormAccountDeletion } from '../../../libs/adapters/sql/src/accounts/typeorm-account-deletion';
 import { TypeormAccountRepository, TypeormApiKeyRepository } from '../../../libs/adapters/sql/src/accounts/typeorm-account.repository';
-import { openDatabase } from '../../../libs/adapters/sql/src/data-source.factory';
+import { migrationsAppliedLine, openDatabase } from '../../../libs/adapters/sql/src/data-source.factory';
 import { openSecretBox, storedSecrets } from '../../../libs/adapters/sql/src/secret-ring';
 import { TypeormDatabase } from '../../../libs/adapters/sql/src/typeorm-database';
 import { TypeormRunRepository } from '../../../libs/adapters/sql/src/automations/typeorm-run.repository';
@@ -33,7 +33,7 @@ export class CliContext {
 
   static async open(config: AppConfig): Promise<CliContext> {
     // stdout carries the command's one JSON value alone
-    const db = await openDatabase(config.storage, (names) => process.stderr.write(`note: applied ${names.length} schema migration(s): ${names.join(', ')}\n`));
+    const db = await openDatabase(config.storage, (names) => process.stderr.write(`note: ${migrationsAppliedLine(names)}\n`));
     return new CliContext(config, db, new SystemClock());
   }
 

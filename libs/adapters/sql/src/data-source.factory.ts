@@ -9,6 +9,11 @@ import { mysqlQueryFormat } from './mysql-query-format';
 import { cutOffSlowStatements, type MysqlPool } from './mysql-statement-deadline';
 import { TypeormDatabase } from './typeorm-database';
 
+/** The line a start that applied migrations logs (the CLI writes it to stderr). */
+export function migrationsAppliedLine(names: string[]): string {
+  return `applied ${names.length} schema migration(s): ${names.join(', ')}`;
+}
+
 /**
  * Builds the TypeORM DataSource for the configured storage and brings its schema up to date,
  * telling `onMigrated` the names of the migrations this start applied (none: not called).
