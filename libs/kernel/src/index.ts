@@ -25,3 +25,4 @@ export * from './id-page';
 export * from './signed-post';
 export * from './work-seq';
 export * from './text';
+export * from './arrays';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountRepository } from '../../../accounts/src';
-import { Clock, EventPublisher, GroupCommit, newId, NewEvent, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { Clock, EventPublisher, flatten, GroupCommit, newId, NewEvent, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { isWaiting } from '../deliveries/delivery';
 import { DeliveryObserver } from '../deliveries/delivery-observer';
@@ -92,7 +92,7 @@ export class EventIntakeService extends EventPublisher {
   }
 
   private async publishTogether(requests: NewEvent[][]): Promise<string[][]> {
-    const accountIds = [...new Set(requests.flat().map((e) => e.accountId))];
+    const accountIds = [...new Set(flatten(requests).map((e) => e.accountId))];
     // Both reads at once (two round trips in parallel, not one after the other), before the
     // transaction opens, so that its first statement is a write (SQLite upgrades a read transaction
     // to a write one only if no other process wrote meanwhile). A webhook disabled or deleted in
@@ -113,7 +113,7 @@ export class EventIntakeService extends EventPublisher {
     );
     const byAccount = groupByAccount(webhooks);
     const targetsOf = (event: EnvelopeSource) => (byAccount.get(event.account.id) ?? []).filter((w) => subscribes(w, event.type));
-    await this.uow.run(() => this.store(sources.flat(), targetsOf, now, { test: false }));
+    await this.uow.run(() => this.store(flatten(sources), targetsOf, now, { test: false }));
     return sources.map((events) => events.map((s) => s.id));
   }
 

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Batcher, Clock, ConsumeOptions, newId, QueueBacklog, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../../kernel/src';
+import { Batcher, Clock, ConsumeOptions, flatten, newId, QueueBacklog, ReceivedWork, WorkHandlerFn, WorkItem, WorkQueue, WorkSubscription } from '../../../../kernel/src';
 import { LeasedRowWorker } from '../leased-row-worker';
 import { ClaimedRow, LeasedRows, NewLeasedRow } from '../leased-rows';
 import { assertTopic, assertWorkItems, DEFAULT_FAILURE_BACKOFF, describeError, FailureBackoff, QueueLogger } from '../work-items';
@@ -102,7 +102,7 @@ export class NatsWorkQueue extends WorkQueue {
     };
     this.outbox = new LeasedRows(db, { name: 'outbox', extraColumns: ['work_id', 'prior_deliveries'] });
     this.cleared = new Batcher(async (lists) => {
-      await this.outbox.deleteUnleased(lists.flat());
+      await this.outbox.deleteUnleased(flatten(lists));
       return lists.map(() => undefined);
     }, { maxSize: 8 });
     this.publisher = new Batcher((rows) => this.publishTogether(rows), { maxSize: MAX_ITEMS_PER_MESSAGE, maxConcurrent: MAX_PUBLISHES_IN_FLIGHT });

@@ -1,4 +1,5 @@
 import { Run, RunPosition, RunRepository, RunStatus, RunStepState, ScheduledRun, WorkflowStep } from '../../../../automations/src';
+import { flatten } from '../../../../kernel/src';
 import { rescheduleStaleRows } from '../reschedule-stale';
 import { TypeormDatabase } from '../typeorm-database';
 
@@ -88,7 +89,7 @@ export class TypeormRunRepository extends RunRepository {
         run.finishedAt?.getTime() ?? null,
         run.nextAt?.getTime() ?? null,
       ]);
-      await this.db.exec(`INSERT INTO automation_runs (${COLUMNS}) VALUES ${rows.map(() => ROW).join(', ')}`, rows.flat());
+      await this.db.exec(`INSERT INTO automation_runs (${COLUMNS}) VALUES ${rows.map(() => ROW).join(', ')}`, flatten(rows));
     }
   }
 

@@ -1,3 +1,4 @@
+import { flatten } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
 
 /** Fewer, larger statements are what makes batch intake fast; both bounds keep a statement well under
@@ -25,7 +26,7 @@ function statements(table: string, columns: readonly string[], rows: unknown[][]
   const out: Array<[string, unknown[]]> = [];
   for (let i = 0; i < rows.length; i += rowsPerStatement) {
     const chunk = rows.slice(i, i + rowsPerStatement);
-    out.push([`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`, chunk.flat()]);
+    out.push([`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')}`, flatten(chunk)]);
   }
   return out;
 }
