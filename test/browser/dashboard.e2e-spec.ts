@@ -382,6 +382,19 @@ const enabled = runsHere && browserAvailable();
       await page.getByText('disabled by hand').waitFor();
       expect(await apiGet(`/Webhook/${webhook.id}`)).toMatchObject({ state: 'disabled', disabledReason: 'manual' });
 
+      // Disabled: a test event is recorded skipped and the page says so; retry and recover are not offered.
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await page.getByRole('status').filter({ hasText: 'was recorded as skipped: the webhook is disabled' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Recover', exact: true }).count()).toBe(0);
+      await page.getByText('The webhook is disabled: enable it to recover or retry its deliveries.').waitFor();
+      // A click anywhere on a row opens its delivery (on a narrow screen the id column may be out of view).
+      const skippedRow = page.getByRole('table', { name: 'Deliveries, newest first' }).getByRole('row').filter({ hasText: 'skipped' }).first();
+      await skippedRow.waitFor({ timeout: WAIT_MS });
+      await skippedRow.locator('td').first().click();
+      const skippedPanel = page.getByRole('region', { name: /^Delivery / });
+      await skippedPanel.getByText('Recover or retry it once the webhook is enabled.').waitFor();
+      expect(await skippedPanel.getByRole('button', { name: 'Retry now' }).count()).toBe(0);
+
       // Cancel first: nothing happens. Then delete for real.
       await page.getByRole('button', { name: 'Delete', exact: true }).click();
       await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Cancel' }).click();
@@ -576,6 +589,16 @@ const enabled = runsHere && browserAvailable();
       await page.getByRole('table', { name: 'Events, newest first' }).waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await screenshot(page, '13-narrow-events');
+
+      // A description with no place to break wraps anyway; a webhook with no attempt yet has a peak of 0.
+      const long = (await sut.http().post('/v3/Webhook').set('api-key', account.apiKey).send({ url: 'https://example.com/long', events: ['sms.sent'], description: 'D'.repeat(120) }).expect(201)).body;
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByText('D'.repeat(120)).waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.getByRole('listitem', { name: 'Webhook https://example.com/long' }).getByRole('link', { name: 'Deliveries and settings' }).click();
+      await page.getByText('peak 0 per hour').waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await sut.http().delete(`/v3/Webhook/${long.id}`).set('api-key', account.apiKey).expect(204);
       await page.setViewportSize({ width: 1100, height: 820 });
     },
     STEP_TIMEOUT_MS,

@@ -150,7 +150,7 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
       expect(await sut.moveForward({ idSending, status: 'delivered', diagCode: '250', bounceType: null, updatedAt: at })).toBe(false);
       expect(await findOne(1, record.id)).toMatchObject({ status: 'bounced', diagCode: '550 no such user', bounceType: 'hard', updatedAt: at });
       const locked = await sut.lockForReports([record.id, 'msg_unknown']);
-      expect(locked).toEqual([{ id: record.id, idSending, accountId: 1, email: 'jane@example.com', sendingType: 1, status: 'bounced', diagCode: '550 no such user', bounceType: 'hard' }]);
+      expect(locked).toEqual([{ id: record.id, idSending, accountId: 1, email: 'jane@example.com', sendingType: 1, status: 'bounced', diagCode: '550 no such user', bounceType: 'hard', createdAt: record.createdAt }]);
       expect(statusRank(locked[0].status)).toBe(4);
     });
 
@@ -186,11 +186,14 @@ export function describeSendRepositoryContract(name: string, open: () => Promise
       const other = new SendStatusService(new TypeormSendRepository(second), accounts, publisher, new TypeormUnitOfWork(second), new SystemClock());
       for (let round = 0; round < 3; round++) {
         const { id, idSending } = await service.createSend({ accountId: account.id, email: 'race@example.com', channel: 'smtp' });
+        // Distinct times after the creation (an earlier one would be dated at the creation), within the 5 minutes ahead allowed.
+        const start = Date.now() + 1_000;
+        const at = (minute: number, second: number) => new Date(start + minute * 60_000 + second * 1_000).toISOString();
         const reports = [
-          ...Array.from({ length: 15 }, (_, i) => ({ status: 'sent', at: new Date(Date.UTC(2024, 10, 22, 10, 0, i)).toISOString() })),
-          ...Array.from({ length: 15 }, (_, i) => ({ status: 'deferred', diagCode: `451 ${i}`, at: new Date(Date.UTC(2024, 10, 22, 10, 1, i)).toISOString() })),
-          ...Array.from({ length: 10 }, (_, i) => ({ status: 'delivered', diagCode: `250 ${i}`, at: new Date(Date.UTC(2024, 10, 22, 10, 2, i)).toISOString() })),
-          ...Array.from({ length: 10 }, (_, i) => ({ status: 'bounced', bounceType: 'soft', at: new Date(Date.UTC(2024, 10, 22, 10, 3, i)).toISOString() })),
+          ...Array.from({ length: 15 }, (_, i) => ({ status: 'sent', at: at(0, i) })),
+          ...Array.from({ length: 15 }, (_, i) => ({ status: 'deferred', diagCode: `451 ${i}`, at: at(1, i) })),
+          ...Array.from({ length: 10 }, (_, i) => ({ status: 'delivered', diagCode: `250 ${i}`, at: at(2, i) })),
+          ...Array.from({ length: 10 }, (_, i) => ({ status: 'bounced', bounceType: 'soft', at: at(3, i) })),
         ].sort(() => Math.random() - 0.5);
         await Promise.all(reports.map((r, i) => (i % 2 ? service : other).report(id, r)));
         const found = (await service.lookup(account.id, id))!;

@@ -15,12 +15,12 @@ export const EMAIL_BOUNCED = 'email.bounced';
 type SendFacts = Pick<SendRecord, 'id' | 'accountId' | 'email' | 'idSending' | 'sendingType'>;
 
 /** `email.processed`: the send was accepted (the catalog's schema: email, idSending, sendingType, processedAt). */
-export function processedEvent(send: SendFacts & Pick<SendRecord, 'createdAt'>): NewEvent {
+export function processedEvent(send: SendFacts, processedAt: Date): NewEvent {
   return {
     accountId: send.accountId,
     type: EMAIL_PROCESSED,
     id: sendEventId(send.id, EMAIL_PROCESSED),
-    data: { email: send.email, idSending: send.idSending, sendingType: send.sendingType, processedAt: send.createdAt.toISOString() },
+    data: { email: send.email, idSending: send.idSending, sendingType: send.sendingType, processedAt: processedAt.toISOString() },
   };
 }
 

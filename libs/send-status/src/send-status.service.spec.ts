@@ -53,7 +53,7 @@ describe(SendStatusService.name, () => {
     });
 
     it('emits email.processed with a deterministic id in the same transaction', async () => {
-      const created = await newSend({ scheduledAt: '2024-11-23T08:00:00Z' });
+      const created = await newSend();
       expect(events.events).toEqual([
         {
           accountId,
@@ -63,8 +63,40 @@ describe(SendStatusService.name, () => {
         },
       ]);
       expect(looksLikeId('evt', events.events[0].id!)).toBe(true);
-      const queued = await newSend();
-      expect(events.events[1].data).toEqual({ email: 'jane@example.com', idSending: queued.idSending, sendingType: 1, processedAt: '2024-11-22T10:00:00.000Z' });
+    });
+
+    it('emits email.processed for a scheduled send when a report first moves it on, dated by that report', async () => {
+      const created = await newSend({ scheduledAt: '2024-11-23T08:00:00Z' });
+      expect(events.events).toEqual([]);
+      clock.set('2024-11-23T08:00:10Z');
+      await sut.report(created.id, { status: 'sent', at: '2024-11-23T08:00:05Z' });
+      await sut.report(created.id, { status: 'delivered', diagCode: '250', at: '2024-11-23T08:00:09Z' });
+      expect(events.events.map((e) => [e.type, e.data])).toEqual([
+        ['email.processed', { email: 'jane@example.com', idSending: created.idSending, sendingType: 1, processedAt: '2024-11-23T08:00:05.000Z' }],
+        ['email.delivered', expect.objectContaining({ deliveredAt: '2024-11-23T08:00:09.000Z' })],
+      ]);
+    });
+
+    it('emits email.processed before email.delivered when a scheduled send is reported delivered at once', async () => {
+      const created = await newSend({ scheduledAt: '2024-11-23T08:00:00Z' });
+      clock.set('2024-11-23T08:00:10Z');
+      await sut.report(created.id, { status: 'delivered', diagCode: '250', at: '2024-11-23T08:00:09Z' });
+      await sut.report(created.id, { status: 'sent', at: '2024-11-23T08:00:05Z' });
+      expect(events.events.map((e) => [e.type, (e.data as { processedAt?: string }).processedAt])).toEqual([
+        ['email.processed', '2024-11-23T08:00:09.000Z'],
+        ['email.delivered', undefined],
+      ]);
+    });
+
+    it('dates a report whose at is before the send was created at its creation', async () => {
+      const created = await newSend();
+      await sut.report(created.id, { status: 'delivered', diagCode: '250', at: '2024-11-15T10:00:00Z' });
+      const stored = await sut.lookup(accountId, created.id);
+      expect(stored!.history.map((h) => [h.status, h.at.toISOString()])).toEqual([
+        ['queued', '2024-11-22T10:00:00.000Z'],
+        ['delivered', '2024-11-22T10:00:00.000Z'],
+      ]);
+      expect(events.events[1].data).toMatchObject({ deliveredAt: '2024-11-22T10:00:00.000Z' });
     });
 
     it('backfills createdAt without emitting email.processed', async () => {

@@ -51,6 +51,8 @@ interface SendState {
   moved: boolean;
   /** The report that made the send reach delivered or bounced, in this transaction. */
   final: HistoryEntry | null;
+  /** When a scheduled send left `scheduled` in this transaction: it is being sent (`email.processed`). */
+  processedAt: Date | null;
 }
 
 /**
@@ -75,7 +77,8 @@ export class SendStatusService {
 
   /**
    * Records a new send: `scheduled` when `scheduledAt` is in the future, else `queued`. A live
-   * send (no `createdAt`) emits `email.processed`; a backfill does not.
+   * send (no `createdAt`) that is `queued` emits `email.processed` now; a scheduled one when a report
+   * first moves it on (it is then being sent); a backfill does not.
    */
   async createSend(input: CreateSendInput): Promise<CreatedSend> {
     const now = this.clock.now();
@@ -99,7 +102,7 @@ export class SendStatusService {
       const idSending = await this.sends.insert(record);
       const first: HistoryEntry = { status, at: createdAt, diagCode: null, bounceType: null };
       await this.sends.appendHistory([{ ...first, sendId: record.id, reportKey: reportKey(first), receivedAt: now }]);
-      if (!valid.createdAt) await this.events.publish([processedEvent({ ...record, idSending })]);
+      if (!valid.createdAt && status === 'queued') await this.events.publish([processedEvent({ ...record, idSending }, createdAt)]);
       return { id: record.id, idSending, status };
     });
   }
@@ -169,12 +172,16 @@ export class SendStatusService {
         }
         let state = states.get(id);
         if (!state) {
-          state = { send, status: send.status, diagCode: send.diagCode, bounceType: send.bounceType, moved: false, final: null };
+          state = { send, status: send.status, diagCode: send.diagCode, bounceType: send.bounceType, moved: false, final: null, processedAt: null };
           states.set(id, state);
         }
-        const entry: HistoryEntry = { status: report.status, at: report.at ?? receivedAt, diagCode: report.diagCode, bounceType: report.bounceType };
+        // A report dated before the send existed (a producer's clock behind the server's) is dated
+        // at its creation, so the history never lists a status before `queued` or `scheduled`.
+        const at = report.at && report.at < send.createdAt ? send.createdAt : (report.at ?? receivedAt);
+        const entry: HistoryEntry = { status: report.status, at, diagCode: report.diagCode, bounceType: report.bounceType };
         history.push({ ...entry, sendId: id, reportKey: reportKey(entry), receivedAt });
         if (transition(state.status, entry.status) === 'move') {
+          if (state.status === 'scheduled') state.processedAt = entry.at;
           Object.assign(state, { status: entry.status, diagCode: entry.diagCode, bounceType: entry.bounceType, moved: true });
           if (isFinal(entry.status)) state.final = entry;
         }
@@ -191,6 +198,7 @@ export class SendStatusService {
           bounceType: state.bounceType,
           updatedAt: receivedAt,
         });
+        if (moved && state.processedAt) events.push(processedEvent(state.send, state.processedAt));
         if (moved && state.final) events.push(finalEvent(state.send, state.final));
       }
       if (events.length) await this.events.publish(events);

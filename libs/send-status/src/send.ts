@@ -33,7 +33,7 @@ export interface SendWithHistory extends SendRecord {
 }
 
 /** What a report needs to know about its send (read under a lock inside the report's transaction). */
-export type LockedSend = Pick<SendRecord, 'id' | 'idSending' | 'accountId' | 'email' | 'sendingType' | 'status' | 'diagCode' | 'bounceType'>;
+export type LockedSend = Pick<SendRecord, 'id' | 'idSending' | 'accountId' | 'email' | 'sendingType' | 'status' | 'diagCode' | 'bounceType' | 'createdAt'>;
 
 export type NewSend = Omit<SendRecord, 'idSending'>;
 

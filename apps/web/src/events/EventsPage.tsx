@@ -7,7 +7,7 @@ import { ErrorMessage } from '../components/ErrorMessage';
 import { Link } from '../components/Link';
 import { isoOfUnixSeconds } from '../components/format-time';
 import { Time } from '../components/Time';
-import { navigate } from '../router';
+import { navigate, onLinkClick } from '../router';
 import { EventDetail } from './EventDetail';
 
 /** The event feed (GET /v3/events), kept live: newest first, filtered by type, one event looked up by id. */
@@ -78,7 +78,8 @@ export function EventsPage({ eventId }: { eventId?: string }) {
             </thead>
             <tbody>
               {events.map((event) => (
-                <tr key={event.id} class={event.id === eventId ? 'selected' : undefined}>
+                // A click anywhere on the row opens the event (on a narrow screen the id column may be out of view).
+                <tr key={event.id} class={event.id === eventId ? 'selected opens' : 'opens'} onClick={onLinkClick({ name: 'events', eventId: event.id })}>
                   <td>
                     <Time iso={isoOfUnixSeconds(event.created)} />
                   </td>

@@ -14,7 +14,7 @@ const STATUS_MEANING: Record<Delivery['status'], string> = {
   retrying: 'An attempt failed; the next one is scheduled.',
   succeeded: 'The endpoint answered 2xx.',
   failed: 'Every attempt of the retry schedule failed.',
-  skipped: 'The webhook was disabled before it was delivered. Recover or retry it.',
+  skipped: 'The webhook was disabled before it was delivered. Recover or retry it once the webhook is enabled.',
   cancelled: 'The webhook was deleted.',
 };
 
@@ -25,6 +25,7 @@ export const RETRYABLE: ReadonlySet<Delivery['status']> = new Set(['failed', 'sk
 export function DeliveryDetail({
   delivery,
   family,
+  enabled,
   busy,
   onRetry,
   onClose,
@@ -32,6 +33,8 @@ export function DeliveryDetail({
   delivery: Delivery;
   /** The family that created the webhook: its envelope's apiVersion. */
   family: 'v3' | 'v2';
+  /** Whether the webhook is enabled: a disabled one refuses retries. */
+  enabled: boolean;
   busy: boolean;
   onRetry: () => void;
   onClose: () => void;
@@ -50,7 +53,7 @@ export function DeliveryDetail({
           <StatusBadge status={delivery.status} /> <span class="mono">{delivery.eventType}</span>
         </h3>
         <div class="actions">
-          {RETRYABLE.has(delivery.status) ? (
+          {enabled && RETRYABLE.has(delivery.status) ? (
             <button type="button" class="primary" disabled={busy} onClick={onRetry}>
               Retry now
             </button>

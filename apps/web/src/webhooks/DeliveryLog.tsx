@@ -13,7 +13,20 @@ import { RecoverForm } from './RecoverForm';
  * A webhook's deliveries, newest first, as a dense table kept live, a page at a time (the API's
  * nextCursor), filtered by status; one delivery opens in a detail panel.
  */
-export function DeliveryLog({ webhookId, family, version, eventId }: { webhookId: string; family: 'v3' | 'v2'; version: number; eventId?: string }) {
+export function DeliveryLog({
+  webhookId,
+  family,
+  enabled,
+  version,
+  eventId,
+}: {
+  webhookId: string;
+  family: 'v3' | 'v2';
+  /** Retry and recover are refused on a disabled webhook (400): they are offered only while it is enabled. */
+  enabled: boolean;
+  version: number;
+  eventId?: string;
+}) {
   const api = useApi();
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [selected, setSelected] = useState<Delivery | null>(null);
@@ -61,17 +74,21 @@ export function DeliveryLog({ webhookId, family, version, eventId }: { webhookId
           </button>
         </div>
       </div>
-      <RecoverForm
-        webhookId={webhookId}
-        onRecovered={() => {
-          retry.clearError();
-          return list.refresh();
-        }}
-      />
+      {enabled ? (
+        <RecoverForm
+          webhookId={webhookId}
+          onRecovered={() => {
+            retry.clearError();
+            return list.refresh();
+          }}
+        />
+      ) : (
+        <p class="hint">The webhook is disabled: enable it to recover or retry its deliveries.</p>
+      )}
       <Notice>{notice}</Notice>
       <ErrorMessage error={retry.error} context="Retry failed" />
       <ErrorMessage error={list.error ?? find.error} context="The deliveries could not be loaded" />
-      {selected ? <DeliveryDetail key={selected.id} delivery={selected} family={family} busy={retry.busy} onRetry={() => void retry.run(selected)} onClose={() => setSelected(null)} /> : null}
+      {selected ? <DeliveryDetail key={selected.id} delivery={selected} family={family} enabled={enabled} busy={retry.busy} onRetry={() => void retry.run(selected)} onClose={() => setSelected(null)} /> : null}
       {deliveries === null ? (
         list.busy ? (
           <p>Loading…</p>

@@ -3,7 +3,11 @@ import { StatusBadge } from '../components/StatusBadge';
 import { Time } from '../components/Time';
 import { AttemptOutcome } from './AttemptList';
 
-/** One line per delivery: status, event type, event id, attempts, last HTTP status, time; a row opens its detail. */
+/**
+ * One line per delivery: status, event type, event id, attempts, last HTTP status, time; a row opens its
+ * detail. The event id is the button (for keyboards and screen readers); a click anywhere on the row
+ * does the same, since on a narrow screen that column may be scrolled out of view.
+ */
 export function DeliveryTable({ deliveries, selectedId, onSelect }: { deliveries: Delivery[]; selectedId?: string; onSelect: (delivery: Delivery) => void }) {
   return (
     <div class="table-wrap">
@@ -20,13 +24,13 @@ export function DeliveryTable({ deliveries, selectedId, onSelect }: { deliveries
         </thead>
         <tbody>
           {deliveries.map((delivery) => (
-            <tr key={delivery.id} class={delivery.id === selectedId ? 'selected' : undefined} aria-selected={delivery.id === selectedId}>
+            <tr key={delivery.id} class={delivery.id === selectedId ? 'selected opens' : 'opens'} aria-selected={delivery.id === selectedId} onClick={() => onSelect(delivery)}>
               <td>
                 <StatusBadge status={delivery.status} />
               </td>
               <td class="mono">{delivery.eventType}</td>
               <td class="mono">
-                <button type="button" class="link" onClick={() => onSelect(delivery)} aria-label={`Details of delivery ${delivery.eventType} ${delivery.eventId}`}>
+                <button type="button" class="link" onClick={(e) => (e.stopPropagation(), onSelect(delivery))} aria-label={`Details of delivery ${delivery.eventType} ${delivery.eventId}`}>
                   {delivery.eventId}
                 </button>
               </td>

@@ -3,7 +3,8 @@ import { formatHour, formatTime } from '../components/format-time';
 
 const HEIGHT = 120;
 const BAR_GAP = 2;
-const AXIS = 16;
+/** Room under the bars for the axis line. */
+const AXIS = 1;
 /** About the width of an hour label ("23:00") in the chart's units. */
 const LABEL_WIDTH = 32;
 
@@ -16,8 +17,8 @@ export function HourlyChart({ buckets }: { buckets: WebhookStats['buckets'] }) {
   if (buckets.length === 0) return null;
   const width = Math.max(240, buckets.length * 14);
   const slot = width / buckets.length;
-  const peak = Math.max(1, ...buckets.map((b) => b.succeeded + b.failed));
-  const scale = (n: number) => (n / peak) * (HEIGHT - AXIS - 4);
+  const peak = Math.max(0, ...buckets.map((b) => b.succeeded + b.failed));
+  const scale = (n: number) => (n / Math.max(1, peak)) * (HEIGHT - AXIS - 4);
   const totals = buckets.reduce((sum, b) => ({ succeeded: sum.succeeded + b.succeeded, failed: sum.failed + b.failed }), { succeeded: 0, failed: 0 });
   const label = `Attempts per hour from ${formatTime(buckets[0].start)}: ${totals.succeeded} succeeded, ${totals.failed} failed; busiest hour ${peak} attempts.`;
   const labelEvery = Math.max(1, Math.ceil(buckets.length / 8));
@@ -35,20 +36,31 @@ export function HourlyChart({ buckets }: { buckets: WebhookStats['buckets'] }) {
               <rect x={x} y={0} width={slot - BAR_GAP} height={base} class="bucket-hit" />
               {ok > 0 ? <rect x={x} y={base - ok} width={slot - BAR_GAP} height={ok} class="bar-ok" /> : null}
               {ko > 0 ? <rect x={x} y={base - ok - ko} width={slot - BAR_GAP} height={ko} class="bar-ko" /> : null}
-              {i % labelEvery === 0 ? (
-                // A label near the right edge ends at its bar rather than running past the chart.
-                <text x={x > width - LABEL_WIDTH ? x + slot - BAR_GAP : x} y={HEIGHT - 3} class="axis-label" text-anchor={x > width - LABEL_WIDTH ? 'end' : 'start'}>
-                  {formatHour(bucket.start)}
-                </text>
-              ) : null}
             </g>
           );
         })}
         <line x1={0} x2={width} y1={HEIGHT - AXIS} y2={HEIGHT - AXIS} class="axis" />
       </svg>
+      {/* Hour labels in HTML, not in the SVG: the SVG stretches to the card's width (preserveAspectRatio
+          none), which would stretch its text with it. */}
+      <div class="axis-labels" aria-hidden="true">
+        {buckets.map((bucket, i) => {
+          if (i % labelEvery !== 0) return null;
+          const x = i * slot + BAR_GAP / 2;
+          // A label near the right edge ends at its bar rather than running past the chart.
+          const place = x > width - LABEL_WIDTH ? { right: `${percent(width - (x + slot - BAR_GAP), width)}%` } : { left: `${percent(x, width)}%` };
+          return (
+            <span key={bucket.start} class="axis-label" style={place}>
+              {formatHour(bucket.start)}
+            </span>
+          );
+        })}
+      </div>
       <figcaption class="legend">
         <span class="swatch swatch-ok" aria-hidden="true" /> succeeded ({totals.succeeded}) <span class="swatch swatch-ko" aria-hidden="true" /> failed ({totals.failed}) · peak {peak} per hour
       </figcaption>
     </figure>
   );
 }
+
+const percent = (part: number, whole: number) => ((part / whole) * 100).toFixed(3);

@@ -48,6 +48,7 @@ export function WebhookActions({
     action.run(async () => {
       const { eventId } = await api.sendTest(webhook.id, testType);
       onTestSent();
+      if (webhook.state === 'disabled') return `Test event ${eventId} (${testType}) was recorded as skipped: the webhook is disabled. Enable it, then retry the delivery to send it.`;
       return `Test event ${eventId} (${testType}) is on its way, to this webhook only. Its delivery is flagged as a test: it carries the header X-Service-Test: true.`;
     });
   const rotate = () =>

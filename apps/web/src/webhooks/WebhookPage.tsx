@@ -71,7 +71,7 @@ export function WebhookPage({ id, eventId }: { id: string; eventId?: string }) {
           />
           {editing ? <WebhookForm initial={w} submitLabel="Save changes" onSubmit={save} onCancel={() => setEditing(false)} /> : null}
           <WebhookHealth webhookId={w.id} version={statsVersion(w)} />
-          <DeliveryLog webhookId={w.id} family={w.apiVersion} version={logVersion} eventId={eventId} />
+          <DeliveryLog webhookId={w.id} family={w.apiVersion} enabled={w.state === 'enabled'} version={logVersion} eventId={eventId} />
         </>
       ) : webhook.loading ? (
         <p>Loading…</p>

@@ -28,7 +28,7 @@ export class InMemorySendRepository extends SendRepository implements Snapshotti
   async lockForReports(ids: string[]): Promise<LockedSend[]> {
     return ids.flatMap((id) => {
       const s = this.sends.get(id);
-      return s ? [{ id: s.id, idSending: s.idSending, accountId: s.accountId, email: s.email, sendingType: s.sendingType, status: s.status, diagCode: s.diagCode, bounceType: s.bounceType }] : [];
+      return s ? [{ id: s.id, idSending: s.idSending, accountId: s.accountId, email: s.email, sendingType: s.sendingType, status: s.status, diagCode: s.diagCode, bounceType: s.bounceType, createdAt: s.createdAt }] : [];
     });
   }
 

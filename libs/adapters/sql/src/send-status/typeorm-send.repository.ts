@@ -74,7 +74,7 @@ export class TypeormSendRepository extends SendRepository {
       // that its later write would find stale).
       if (!mysql) await this.db.exec(`UPDATE sends SET status_rank = status_rank WHERE id IN (${marks})`, chunk);
       const rows = await this.db.query<SendRow>(
-        `SELECT id, id_sending, account_id, email, sending_type, status, diag_code, bounce_type FROM sends WHERE id IN (${marks}) ORDER BY id${mysql ? ' FOR UPDATE' : ''}`,
+        `SELECT id, id_sending, account_id, email, sending_type, status, diag_code, bounce_type, created_at FROM sends WHERE id IN (${marks}) ORDER BY id${mysql ? ' FOR UPDATE' : ''}`,
         chunk,
       );
       out.push(...rows.map(toLockedSend));
@@ -153,6 +153,7 @@ function toLockedSend(row: SendRow): LockedSend {
     status: row.status,
     diagCode: row.diag_code,
     bounceType: row.bounce_type,
+    createdAt: ms(row.created_at)!,
   };
 }
 
