@@ -89,6 +89,24 @@ describe.each(PROFILES)('delivery engine (%s)', (profile) => {
     expect(slow.requests.length).toBeLessThan(100);
   });
 
+  it("serves another account at a receiver host it shares with an account whose calls hang at its next freed place, not after that account's backlog", async () => {
+    if (skip) return;
+    // Calls to /hang/ time out after 1 s; 4 at a time to the origin, so one account's 100 of them take 25 s.
+    const app = await start({ DELIVERY_TIMEOUT_MS: '1000' });
+    const r = await receiver((request) => (request.path.startsWith('/hang/') ? { delayMs: 3_000 } : {}));
+    const hanging = await app.createAccount('Hanging');
+    const healthy = await app.createAccount('Healthy');
+    for (let i = 0; i < 5; i++) await subscribe(app, hanging.apiKey, `${r.url}/hang/${i}`);
+    await subscribe(app, healthy.apiKey, `${r.url}/ok`);
+
+    const backlog = await Promise.all(Array.from({ length: 20 }, () => publish(app, hanging.id)));
+    expect(backlog.every((a) => a.status === 202)).toBe(true);
+    const latencies = await timedDeliveries(app, r, healthy.id, 5);
+    // Each waits at most for one of the origin's 4 hanging calls to time out (1 s), never for the 100.
+    expect(Math.max(...latencies)).toBeLessThan(2_500);
+    expect(r.requests.filter((q) => q.path.startsWith('/hang/')).length).toBeLessThan(100);
+  });
+
   it('keeps another account fast while one account fails every attempt, its retries in their own lane', async () => {
     if (skip) return;
     const app = await start();

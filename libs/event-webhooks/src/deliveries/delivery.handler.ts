@@ -130,7 +130,7 @@ export class DeliveryHandler extends WorkHandler {
     // The lane's place is held for the claim and the call only (and, past the bound, until there is
     // room among the unrecorded): recording the outcome does not load the receiver, and holding the
     // place through the batched record left calls unstarted.
-    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', delivery.webhookId, async () => {
+    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', delivery.webhookId, String(delivery.accountId), async () => {
       // Stopping while it waited in its lane: the item goes back to the queue, due now, for another
       // dispatcher (or this one after a restart) to make the call.
       if (this.stopped) return { kind: 'retry', at: this.clock.now() } as const;

@@ -39,28 +39,101 @@ describe(Lanes.name, () => {
     await expect(sut.run('o', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(sut.run('o', async () => 'next')).resolves.toBe('next');
   });
+
+  it('gives freed places to the waiting groups in turn, first come first served within a group', async () => {
+    const sut = new Lanes(() => 1);
+    const order: string[] = [];
+    const gate = deferred();
+    const first = sut.run('o', () => gate.promise, 'a');
+    const runs = [
+      ...['a1', 'a2', 'a3', 'a4'].map((name) => sut.run('o', async () => void order.push(name), 'a')),
+      ...['b1', 'b2'].map((name) => sut.run('o', async () => void order.push(name), 'b')),
+      sut.run('o', async () => void order.push('c1'), 'c'),
+    ];
+    expect(sut.waiting('o')).toBe(7);
+    gate.resolve();
+    await first;
+    await Promise.all(runs);
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'a4']);
+    expect(sut.active('o')).toBe(0);
+    expect(sut.totalWaiting).toBe(0);
+  });
+
+  it("keeps one group to its share: the rest stays free for other groups, and the group's waiters go as its own places free", async () => {
+    const sut = new Lanes(
+      () => 4,
+      () => 3,
+    );
+    const gates = Array.from({ length: 5 }, () => deferred());
+    const started: number[] = [];
+    const runs = gates.map((gate, i) => sut.run('o', async () => (started.push(i), gate.promise), 'a'));
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    expect(sut.active('o')).toBe(3);
+    await expect(sut.run('o', async () => 'b', 'b')).resolves.toBe('b');
+    gates[0].resolve();
+    await runs[0];
+    await tick();
+    expect(started).toEqual([0, 1, 2, 3]);
+    for (const gate of gates) gate.resolve();
+    await Promise.all(runs);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+  });
 });
 
 describe(DispatchLanes.name, () => {
   it('keeps a saturated origin waiting in its own lane: it never holds the places other origins need', async () => {
     const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 3, retries: 1 });
     const slow = deferred();
-    const slowRuns = Array.from({ length: 50 }, () => sut.run('https://slow.example', 'first', 'wh_slow', () => slow.promise));
+    const slowRuns = Array.from({ length: 50 }, () => sut.run('https://slow.example', 'first', 'wh_slow', '1', () => slow.promise));
     await tick();
     expect(sut.inFlight('https://slow.example')).toBe(2);
     // 48 more wait in the slow lane, holding no first-attempt place: another origin goes at once.
-    await expect(sut.run('https://fast.example', 'first', 'wh_fast', async () => 'fast')).resolves.toBe('fast');
+    await expect(sut.run('https://fast.example', 'first', 'wh_fast', '2', async () => 'fast')).resolves.toBe('fast');
     slow.resolve();
     await Promise.all(slowRuns);
+  });
+
+  it("lets another account's call to a shared origin go at the next freed place, not behind one account's backlog there", async () => {
+    const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 100, retries: 50 });
+    const hanging = deferred();
+    const gates = [deferred(), deferred()];
+    const held = gates.map((gate) => sut.run('https://hooks.example', 'first', 'wh_s1', 's', () => gate.promise));
+    const backlog = Array.from({ length: 50 }, (_, i) => sut.run('https://hooks.example', 'first', `wh_s${i}`, 's', () => hanging.promise));
+    let healthy = false;
+    const other = sut.run('https://hooks.example', 'first', 'wh_h', 'h', async () => void (healthy = true));
+    await tick();
+    expect(healthy).toBe(false);
+    gates[0].resolve();
+    await held[0];
+    await other;
+    expect(healthy).toBe(true);
+    gates[1].resolve();
+    hanging.resolve();
+    await Promise.all([...held, ...backlog]);
+  });
+
+  it("keeps a quarter of a class's places from any one account: another account's first attempt goes at once", async () => {
+    const sut = new DispatchLanes({ perOrigin: 10, firstAttempts: 8, retries: 4 });
+    const hanging = deferred();
+    // One account's calls hang on four origins: it holds 6 of the 8 first-attempt places, the rest wait.
+    const runs = Array.from({ length: 40 }, (_, i) => sut.run(`https://dead${i % 4}.example`, 'first', `wh_${i % 4}`, 's', () => hanging.promise));
+    await tick();
+    expect([0, 1, 2, 3].reduce((sum, i) => sum + sut.inFlight(`https://dead${i}.example`), 0)).toBe(40);
+    await expect(sut.run('https://ok.example', 'first', 'wh_ok', 'h', async () => 'at once')).resolves.toBe('at once');
+    // Its 34 calls beyond its share are parked (no free place would start them): the dispatcher takes other work meanwhile.
+    expect(sut.parked).toBe(34);
+    hanging.resolve();
+    await Promise.all(runs);
   });
 
   it('keeps retries apart from first attempts', async () => {
     const sut = new DispatchLanes({ perOrigin: 10, firstAttempts: 1, retries: 1 });
     const retry = deferred();
-    const held = sut.run('https://failing.example', 'retry', 'wh_failing', () => retry.promise);
-    const queuedRetry = sut.run('https://failing.example', 'retry', 'wh_failing', async () => 'second retry');
+    const held = sut.run('https://failing.example', 'retry', 'wh_failing', '1', () => retry.promise);
+    const queuedRetry = sut.run('https://failing.example', 'retry', 'wh_failing', '1', async () => 'second retry');
     await tick();
-    await expect(sut.run('https://other.example', 'first', 'wh_other', async () => 'first')).resolves.toBe('first');
+    await expect(sut.run('https://other.example', 'first', 'wh_other', '1', async () => 'first')).resolves.toBe('first');
     retry.resolve();
     await held;
     await expect(queuedRetry).resolves.toBe('second retry');
@@ -71,10 +144,10 @@ describe(DispatchLanes.name, () => {
     const sut = new DispatchLanes({ perOrigin: 1, firstAttempts: 5, retries: 5 }, () => now);
     sut.pause('wh_busy', now + 40);
     const startedAt: number[] = [];
-    const paused = Array.from({ length: 3 }, () => sut.run('https://shared.example', 'first', 'wh_busy', async () => startedAt.push(Date.now())));
+    const paused = Array.from({ length: 3 }, () => sut.run('https://shared.example', 'first', 'wh_busy', '1', async () => startedAt.push(Date.now())));
     // Another endpoint on the same origin (one place per origin) goes at once, as does another origin.
-    await expect(sut.run('https://shared.example', 'first', 'wh_neighbour', async () => 'neighbour')).resolves.toBe('neighbour');
-    await expect(sut.run('https://other.example', 'first', 'wh_other', async () => 'other')).resolves.toBe('other');
+    await expect(sut.run('https://shared.example', 'first', 'wh_neighbour', '1', async () => 'neighbour')).resolves.toBe('neighbour');
+    await expect(sut.run('https://other.example', 'first', 'wh_other', '1', async () => 'other')).resolves.toBe('other');
     expect(startedAt).toEqual([]);
     const before = Date.now();
     now += 40;
@@ -86,13 +159,13 @@ describe(DispatchLanes.name, () => {
   it('lets the calls waiting out a pause go at once when it stops waiting (shutdown), and later ones do not wait', async () => {
     const sut = new DispatchLanes({ perOrigin: 4, firstAttempts: 4, retries: 4 });
     sut.pause('wh_busy', Date.now() + 60_000);
-    const waiting = Array.from({ length: 3 }, () => sut.run('https://busy.example', 'first', 'wh_busy', async () => 'ran'));
+    const waiting = Array.from({ length: 3 }, () => sut.run('https://busy.example', 'first', 'wh_busy', '1', async () => 'ran'));
     await tick();
     expect(sut.parked).toBe(3);
     const stoppedAt = Date.now();
     sut.stopWaiting();
     await expect(Promise.all(waiting)).resolves.toEqual(['ran', 'ran', 'ran']);
-    await expect(sut.run('https://busy.example', 'first', 'wh_busy', async () => 'later')).resolves.toBe('later');
+    await expect(sut.run('https://busy.example', 'first', 'wh_busy', '1', async () => 'later')).resolves.toBe('later');
     expect(Date.now() - stoppedAt).toBeLessThan(1_000);
     expect(sut.parked).toBe(0);
   });
