@@ -15,7 +15,7 @@ import { OperatorTokens } from './http/operator-tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { sendContractError } from './http/send-contract-error';
 import { drainOnClose } from './http/drain-on-close';
-import { answerOnSocketAndClose } from './http/raw-answer';
+import { answerOnSocketAndClose, requestIdInRefusedBytes } from './http/raw-answer';
 import { refuseConnect } from './http/refuse-connect';
 import { installEmptyBodyOfAnyType, installJsonBodyParser } from './http/json-body';
 import { checkCredentialsFirst, CredentialCheck } from './http/guards';
@@ -115,7 +115,7 @@ class ContractFastifyAdapter extends FastifyAdapter {
 }
 
 /** A request Node's HTTP parser refused before Fastify saw it: answered in the contract's shape, then closed. */
-function contractClientError(error: Error & { code?: string }, socket: Socket): void {
+function contractClientError(error: Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   // Bytes after a request that closes the connection (HTTP/1.0, `Connection: close`): that request
   // is still answered, then Node ends the connection; the rest is ignored (RFC 9112 §9.6).
@@ -126,7 +126,7 @@ function contractClientError(error: Error & { code?: string }, socket: Socket): 
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'the request took too long to arrive']
         : [400, 'the request is not valid HTTP'];
-  answerOnSocketAndClose(socket, status, { code: 'invalid_parameter', message });
+  answerOnSocketAndClose(socket, status, { code: 'invalid_parameter', message }, requestIdFrom(requestIdInRefusedBytes(error)));
 }
 
 async function setUpDocs(app: NestFastifyApplication): Promise<void> {

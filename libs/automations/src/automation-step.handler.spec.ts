@@ -90,6 +90,14 @@ describe(AutomationStepHandler.name, () => {
     expect(rig.observer.finished).toEqual(['succeeded']);
   });
 
+  it('calls a target that answered 429 or 503 with Retry-After again no sooner than it asked, up to a minute', async () => {
+    await build([{ status: 429, retryAfterMs: 30_000 }, { status: 503, retryAfterMs: 3_600_000 }, { status: 503, retryAfterMs: 1_000 }, { status: 200 }]);
+    await rig.starter.start(rig.workflow([rig.send()]), '{}');
+    const handled = await rig.drain();
+    // asked 30 s (schedule 10 s), asked an hour (capped at a minute; schedule 1 min), asked 1 s (schedule 5 min)
+    expect(handled.map((i) => i.runAt?.toISOString())).toEqual([undefined, '2025-11-22T02:00:30.000Z', '2025-11-22T02:01:30.000Z', '2025-11-22T02:06:30.000Z']);
+  });
+
   it('fails the run after the last retry and skips the steps after it', async () => {
     await build([{ status: 302 }]);
     const runId = await rig.starter.start(rig.workflow([rig.send(), { type: 'delay', seconds: 5 }, rig.send()]), '{}');

@@ -98,7 +98,8 @@ export class AutomationStepHandler extends WorkHandler {
     this.observer.targetCalled(result.outcome, result.durationMs);
     state.attempts.push({ at: at.toISOString(), durationMs: result.durationMs, httpStatus: result.status, error: result.error });
     const now = this.clock.now();
-    const retryAt = succeeded ? null : nextRetryAt(state.attempts.length - 1, this.settings.targetRetryScheduleMs, now);
+    // A target answering 429/503 with Retry-After is called again no sooner than it asked (up to a minute).
+    const retryAt = succeeded ? null : nextRetryAt(state.attempts.length - 1, this.settings.targetRetryScheduleMs, now, result.retryAfterMs);
     if (succeeded) {
       completeStep(run, now);
       await this.save(run, expectedSeq, run.status === 'running' ? now : null);

@@ -96,6 +96,8 @@ describe('checkTargetUrl', () => {
     'HTTPS://example.com/Upper-Case-Scheme',
     'https://example.com/caf%C3%A9?q=a%20b',
     'https://bücher.example/ü',
+    `https://${'a'.repeat(63)}.example/longest-label`,
+    `https://${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}./253-characters-and-a-root-dot`,
   ];
 
   it.each(accepted)('accepts %s', (url) => {
@@ -117,6 +119,8 @@ describe('checkTargetUrl', () => {
     ['https://user@example.com/', 'username only'],
     ['https://:pass@example.com/', 'password only'],
     ['http://1.1.1.1.1/', 'unparseable host'],
+    [`https://${'a'.repeat(64)}.example/`, 'a label of 64 characters'],
+    [`https://${Array.from({ length: 5 }, () => 'c'.repeat(50)).join('.')}.com/`, 'a host of 259 characters'],
     ['http://exa mple.com/', 'space in host'],
     [' http://example.com/in', 'leading space (WHATWG would trim it)'],
     ['http://example.com/in ', 'trailing space'],

@@ -95,7 +95,7 @@ export type TargetUrlCheck =
 
 /**
  * The create-time rule for a webhook or target URL: absolute http(s), at most 2048 characters,
- * a host, no credentials; literal IP hosts in blocked ranges and `localhost` / `*.localhost`
+ * a host (a DNS name no longer than DNS allows), no credentials; literal IP hosts in blocked ranges and `localhost` / `*.localhost`
  * refused unless `allowPrivate`. Hostnames are not resolved here (the delivery-time guard does it).
  */
 export function checkTargetUrl(url: string, options: { allowPrivate: boolean }): TargetUrlCheck {
@@ -136,6 +136,8 @@ export function checkTargetUrl(url: string, options: { allowPrivate: boolean }):
   if (parsed.port === '0') {
     return invalid('url must not use port 0');
   }
+  const nameProblem = hostNameProblem(parsed.hostname);
+  if (nameProblem) return invalid(nameProblem);
   if (!options.allowPrivate) {
     const host = hostCategory(parsed.hostname);
     if (host.kind === 'ip' && isBlockedAddress(host.ip)) {
@@ -174,4 +176,17 @@ function invalid(message: string): TargetUrlCheck {
 
 function blocked(message: string): TargetUrlCheck {
   return { ok: false, reason: 'blocked_address', message };
+}
+
+/**
+ * A host name DNS could never resolve: over 253 characters, or a label (between dots) over 63
+ * (RFC 1035 §2.3.4, in the ASCII form the URL parser gives, punycode included). Every call to it
+ * would fail, so it is refused when the URL is stored. IP literals are not names.
+ */
+function hostNameProblem(hostname: string): string | null {
+  if (hostname.startsWith('[') || /^[0-9.]+$/.test(hostname)) return null;
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  if (name.length > 253) return `url host must be at most 253 characters (got ${name.length})`;
+  if (name.split('.').some((label) => label.length > 63)) return 'url host must not have a label (a part between dots) longer than 63 characters';
+  return null;
 }

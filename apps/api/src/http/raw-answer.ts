@@ -40,3 +40,19 @@ function afterPendingAnswers(socket: HttpSocket, then: () => void): void {
     if (!socket.destroyed) afterPendingAnswers(socket, then);
   });
 }
+
+/**
+ * The caller's `x-request-id` in the bytes Node's parser refused (`rawPacket`, the chunk it was
+ * reading, and `bytesParsed`, where it stopped), read from the head of the request that failed:
+ * an answer to a request Fastify never saw still carries the caller's id (CONTRACT 9.4) when the
+ * header could be read. Undefined otherwise (the answer then gets a new id).
+ */
+export function requestIdInRefusedBytes(error: { rawPacket?: unknown; bytesParsed?: unknown }): string | undefined {
+  if (!Buffer.isBuffer(error.rawPacket)) return undefined;
+  const text = error.rawPacket.toString('latin1');
+  const stoppedAt = typeof error.bytesParsed === 'number' ? Math.min(error.bytesParsed, text.length) : text.length;
+  // The failing request starts after the last complete head before where the parser stopped.
+  const start = stoppedAt > 0 ? text.lastIndexOf('\r\n\r\n', stoppedAt - 1) + 1 : 0;
+  const match = /\r\nx-request-id[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(text.slice(start));
+  return match ? match[1] : undefined;
+}

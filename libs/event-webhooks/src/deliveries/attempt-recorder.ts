@@ -1,11 +1,11 @@
-import { Batcher, Clock, REDOABLE, UnitOfWork, WorkQueue } from '../../../kernel/src';
+import { Batcher, Clock, REDOABLE, retryAfterEnd, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { statsRowsOf } from '../stats/webhook-stats';
 import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { disableWebhook } from '../webhooks/disable-webhook';
 import { crossedFailing, OperationalEvents } from '../webhooks/operational-events';
 import { AttemptTally, FailureCount, WebhookPause, WebhookRepository } from '../webhooks/webhook.repository';
-import { afterAttempt, Attempt, AttemptOutcome, pauseEnd, WebhookStanding } from './delivery';
+import { afterAttempt, Attempt, AttemptOutcome, WebhookStanding } from './delivery';
 import { DeliveryRepository, DispatchDelivery, RecordedAttempt } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { deliveryWorkItem } from './delivery-work';
@@ -147,7 +147,7 @@ function pausesOf(finished: FinishedAttempt[], now: Date): WebhookPause[] {
   const latest = new Map<string, Date>();
   for (const f of finished) {
     if (f.retryAfterMs === undefined) continue;
-    const until = pauseEnd(now, f.retryAfterMs);
+    const until = retryAfterEnd(now, f.retryAfterMs);
     const known = latest.get(f.delivery.webhookId);
     if (!known || until > known) latest.set(f.delivery.webhookId, until);
   }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Batcher, callOutcome, Clock, isCurrentWork, OutboundHttp, ReceivedWork, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
+import { Batcher, callOutcome, Clock, isCurrentWork, OutboundHttp, ReceivedWork, retryAfterEnd, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
-import { Attempt, isWaiting, pauseEnd } from './delivery';
+import { Attempt, isWaiting } from './delivery';
 import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { DELIVERY_TOPIC, readDeliveryWorkPayload } from './delivery-work';
@@ -171,7 +171,7 @@ export class DeliveryHandler extends WorkHandler {
     });
     // Retry-After speaks for this endpoint: its other deliveries wait (out of the origin's lane), the
     // origin's other webhooks, often other accounts' on a shared host, do not.
-    if (result.retryAfterMs !== undefined) this.lanes.pause(delivery.webhookId, pauseEnd(this.clock.now(), result.retryAfterMs).getTime());
+    if (result.retryAfterMs !== undefined) this.lanes.pause(delivery.webhookId, retryAfterEnd(this.clock.now(), result.retryAfterMs).getTime());
     const { success } = result;
     const attempt: Attempt = {
       at: startedAt,

@@ -77,11 +77,6 @@ export function deliveryViewOf(delivery: Delivery, pausedUntil: Date | null = nu
   return { id, eventId, eventType, status, attempts, nextAttemptAt: paused ? pausedUntil : delivery.nextAttemptAt, createdAt };
 }
 
-/** Until when a receiver's Retry-After holds its webhook, counted from `now` and capped at RETRY_AFTER_MAX_MS. */
-export function pauseEnd(now: Date, retryAfterMs: number): Date {
-  return new Date(now.getTime() + Math.min(retryAfterMs, RETRY_AFTER_MAX_MS));
-}
-
 /** What became of the webhook by the time an attempt finished. */
 export type WebhookStanding = 'active' | 'disabled' | 'deleted';
 
@@ -90,9 +85,6 @@ export interface AttemptOutcome {
   nextAttemptAt: Date | null;
   retryStep: number;
 }
-
-/** A receiver's Retry-After delays its next attempt by this much at most; the schedule governs beyond. */
-export const RETRY_AFTER_MAX_MS = 60_000;
 
 /**
  * The delivery state machine after one attempt. A success is final. A failure schedules the next
@@ -112,9 +104,8 @@ export function afterAttempt(input: {
   const { success, retryStep, retryScheduleMs, now, webhook, retryAfterMs } = input;
   if (success) return { status: 'succeeded', nextAttemptAt: null, retryStep };
   if (webhook === 'deleted') return { status: 'cancelled', nextAttemptAt: null, retryStep };
-  const retryAt = nextRetryAt(retryStep, retryScheduleMs, now);
+  const retryAt = nextRetryAt(retryStep, retryScheduleMs, now, retryAfterMs);
   if (!retryAt) return { status: 'failed', nextAttemptAt: null, retryStep };
   if (webhook === 'disabled') return { status: 'skipped', nextAttemptAt: null, retryStep };
-  const paced = retryAfterMs === undefined ? null : pauseEnd(now, retryAfterMs);
-  return { status: 'retrying', nextAttemptAt: paced && paced > retryAt ? paced : retryAt, retryStep: retryStep + 1 };
+  return { status: 'retrying', nextAttemptAt: retryAt, retryStep: retryStep + 1 };
 }
