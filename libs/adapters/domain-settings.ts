@@ -25,7 +25,7 @@ export function domainSettingsProviders({ delivery, secrets, http, triggers, sen
     ),
     new SweepSettings(delivery.sweepIntervalMs, delivery.sweepAfterMs),
     new WebhookTargetsSettings(delivery.allowPrivateTargets, delivery.timeoutMs),
-    new AutomationsSettings(delivery.targetRetryScheduleMs, http.publicBaseUrl),
+    new AutomationsSettings(delivery.targetRetryScheduleMs, http.publicBaseUrl, delivery.concurrency, delivery.originConcurrency),
     new IncomingTriggerSettings({ burst: triggers.rateLimitBurst, perSecond: triggers.rateLimitPerSecond }),
     new SendStatusSettings(sendStatus.retentionDays),
     new EventRetentionPeriod(retention.eventDays),

@@ -98,6 +98,76 @@ describe(AutomationStepHandler.name, () => {
     expect(handled.map((i) => i.runAt?.toISOString())).toEqual([undefined, '2025-11-22T02:00:30.000Z', '2025-11-22T02:01:30.000Z', '2025-11-22T02:06:30.000Z']);
   });
 
+  describe('with targets that hang', () => {
+    const OTHER_ACCOUNT = 8;
+    let hang: { promise: Promise<void>; resolve: () => void };
+    /** Starts `count` runs of `accountId` on `targetId` and hands their items to the handler, without waiting. */
+    const startRuns = async (accountId: number, targetId: string, count: number) => {
+      for (let i = 0; i < count; i++) {
+        await rig.starter.start({ ...rig.workflow([{ type: 'send_webhook', targetId, body: {} }]), id: `wf_${accountId}_${i}`, accountId }, '{}');
+      }
+      return rig.queue.items.splice(0).map((item) => rig.handle(item));
+    };
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+    beforeEach(async () => {
+      rig = await stepWorkerRig({ retryScheduleMs: RETRIES, accountId: ACCOUNT, callConcurrency: 4, originConcurrency: 2 });
+      sut = rig.handler;
+      let resolve!: () => void;
+      hang = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+      const answer = rig.http.post.bind(rig.http);
+      rig.http.post = async (request) => (new URL(request.url).hostname === 'crm.example.com' ? hang.promise.then(() => answer(request)) : answer(request));
+    });
+
+    const otherTarget = async (url: string) => {
+      const target = { ...rig.target, id: 'tgt_01jd2x7q9m3k8p4r6t1v5w0y3a', accountId: OTHER_ACCOUNT, url };
+      await rig.targetRows.insert(target);
+      return target;
+    };
+
+    it("calls another account's target at once while one account's calls hang at the same origin, the waiting ones parked", async () => {
+      const hanging = await startRuns(ACCOUNT, rig.target.id, 10);
+      await tick();
+      // 2 calls to the origin, 8 waiting there: none of them counts against the items the handler takes
+      expect(rig.http.requests).toHaveLength(0);
+      expect(sut.spareCapacity()).toBe(4);
+      const other = await otherTarget('https://crm.example.com/other-tenant');
+      // the same origin: its call waits for one place there, which goes to it before the 8 waiting
+      const [healthy] = await startRuns(OTHER_ACCOUNT, other.id, 1);
+      hang.resolve();
+      await healthy;
+      // (calls are recorded as they are answered: the two that hung, then the other account's, before the 8 waiting)
+      expect(rig.http.requests.map((r) => r.url).slice(0, 3)).toEqual(['https://crm.example.com/hook', 'https://crm.example.com/hook', 'https://crm.example.com/other-tenant']);
+      await Promise.all(hanging);
+    });
+
+    it("keeps a quarter of the call places from one account hanging on several origins: another account's call goes at once", async () => {
+      // three origins of the same host (ports), 2 places each: the account may hold 3 of the 4 call places
+      const targetIds = [rig.target.id, 'tgt_01jd2x7q9m3k8p4r6t1v5w0y3b', 'tgt_01jd2x7q9m3k8p4r6t1v5w0y3c'];
+      for (const [i, id] of targetIds.slice(1).entries()) await rig.targetRows.insert({ ...rig.target, id, url: `https://crm.example.com:${8441 + i}/hook` });
+      const hanging: Array<Promise<unknown>> = [];
+      for (const id of targetIds) hanging.push(...(await startRuns(ACCOUNT, id, 4)));
+      await tick();
+      expect(sut.spareCapacity()).toBe(4);
+      const other = await otherTarget('https://elsewhere.example.com/hook');
+      const [healthy] = await startRuns(OTHER_ACCOUNT, other.id, 1);
+      await expect(healthy).resolves.toEqual({ kind: 'done' });
+      expect(rig.http.requests.map((r) => r.url)).toEqual(['https://elsewhere.example.com/hook']);
+      hang.resolve();
+      await Promise.all(hanging);
+    });
+
+    it('hands back, due now, the steps still waiting for their places at shutdown', async () => {
+      const pending = await startRuns(ACCOUNT, rig.target.id, 4);
+      await tick();
+      sut.stop();
+      hang.resolve();
+      const outcomes = await Promise.all(pending);
+      expect(outcomes.filter((o) => o.kind === 'retry')).toHaveLength(2);
+      expect(rig.http.requests).toHaveLength(2);
+    });
+  });
+
   it('fails the run after the last retry and skips the steps after it', async () => {
     await build([{ status: 302 }]);
     const runId = await rig.starter.start(rig.workflow([rig.send(), { type: 'delay', seconds: 5 }, rig.send()]), '{}');

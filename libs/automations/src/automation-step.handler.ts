@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, isCurrentWork, nextRetryAt, nextSeq, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { parseExactJson, renderStepBody, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
@@ -20,11 +20,26 @@ const DONE: WorkOutcome = { kind: 'done' };
  * compare-and-set on `seq` in the same transaction as the next item. A call that was made but
  * whose outcome could not be recorded (crash in between) is made again: target calls are
  * at-least-once, like event deliveries.
+ *
+ * Target calls wait for their places as event deliveries do (libs/kernel lanes.ts): at most
+ * `originConcurrency` per origin, a freed place going to the waiting account that holds the fewest,
+ * and at most three quarters of `callConcurrency` for one account. So one account's hanging
+ * targets never hold another account's steps back; their items wait without counting against the
+ * items this process takes (spareCapacity).
  */
 @Injectable()
 export class AutomationStepHandler extends WorkHandler {
   readonly topic = AUTOMATION_STEP_TOPIC;
+  /** Far more than the calls in flight: items waiting for their places hold none of another account's. */
+  override readonly maxInFlight: number;
   private readonly logger = new Logger('Automations');
+  private readonly origins: Lanes;
+  private readonly calls: Lanes;
+  /** Items in handle() now, and among them those whose call has started. */
+  private handling = 0;
+  private calling = 0;
+  /** Set at shutdown (WorkHandler.stop): steps still waiting for their places make no call. */
+  private stopped = false;
 
   constructor(
     private readonly runs: RunRepository,
@@ -37,9 +52,35 @@ export class AutomationStepHandler extends WorkHandler {
     private readonly observer: AutomationObserver,
   ) {
     super();
+    const concurrency = settings.callConcurrency;
+    this.maxInFlight = concurrency * 16;
+    this.origins = new Lanes(() => settings.originConcurrency);
+    this.calls = new Lanes(
+      () => concurrency,
+      () => concurrency - Math.ceil(concurrency / 4),
+    );
+  }
+
+  /** More items are welcome while fewer than the call places wait for one; items no free place would start do not count. */
+  override spareCapacity(): number {
+    const parked = this.origins.totalWaiting + this.calls.waitingOnShare;
+    return Math.max(0, this.settings.callConcurrency - (this.handling - this.calling - parked));
+  }
+
+  override stop(): void {
+    this.stopped = true;
   }
 
   async handle(work: ReceivedWork): Promise<WorkOutcome> {
+    this.handling++;
+    try {
+      return await this.handleItem(work);
+    } finally {
+      this.handling--;
+    }
+  }
+
+  private async handleItem(work: ReceivedWork): Promise<WorkOutcome> {
     const { runId, seq } = work.payload;
     if (typeof runId !== 'string' || typeof seq !== 'number') return { kind: 'drop', reason: 'malformed automation step payload' };
     const run = await this.runs.findById(runId);
@@ -92,8 +133,29 @@ export class AutomationStepHandler extends WorkHandler {
       return DONE;
     }
 
-    const at = this.clock.now();
-    const result = await this.caller.call(target, body);
+    const account = String(run.accountId);
+    const called = await this.origins.run(
+      originOf(target.url),
+      () =>
+        this.calls.run(
+          'calls',
+          async () => {
+            // Stopping while it waited for its places: the item goes back to the queue, due now.
+            if (this.stopped) return null;
+            this.calling++;
+            try {
+              const at = this.clock.now();
+              return { at, result: await this.caller.call(target, body) };
+            } finally {
+              this.calling--;
+            }
+          },
+          account,
+        ),
+      account,
+    );
+    if (!called) return { kind: 'retry', at: this.clock.now() };
+    const { at, result } = called;
     const succeeded = result.success;
     this.observer.targetCalled(result.outcome, result.durationMs);
     state.attempts.push({ at: at.toISOString(), durationMs: result.durationMs, httpStatus: result.status, error: result.error });

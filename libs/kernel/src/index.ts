@@ -26,3 +26,4 @@ export * from './signed-post';
 export * from './work-seq';
 export * from './text';
 export * from './arrays';
+export * from './lanes';

@@ -32,6 +32,9 @@ export interface StepWorkerRigOptions {
   /** The target's custom headers and, when given, its signing key. */
   targetHeaders?: Record<string, string>;
   signingKey?: string;
+  /** DISPATCHER_CONCURRENCY and DISPATCHER_ORIGIN_CONCURRENCY as the handler reads them. */
+  callConcurrency?: number;
+  originConcurrency?: number;
 }
 
 /**
@@ -61,7 +64,7 @@ export async function stepWorkerRig(options: StepWorkerRigOptions) {
   const targetSettings = new WebhookTargetsSettings(false, 10_000);
   const targets = new WebhookTargetsService(targetRows, new InMemoryTargetUsage(), secrets, clock, targetSettings, uow);
   const observer = new RecordingObserver();
-  const settings = new AutomationsSettings(options.retryScheduleMs, 'https://hooks.example.com');
+  const settings = new AutomationsSettings(options.retryScheduleMs, 'https://hooks.example.com', options.callConcurrency, options.originConcurrency);
   const handler = new AutomationStepHandler(runs, targets, new WebhookTargetCaller(http, secrets, clock, targetSettings), queue, uow, clock, settings, observer);
   const starter = new RunsService(runs, queue, clock, uow);
 

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Batcher, callOutcome, Clock, isCurrentWork, OutboundHttp, ReceivedWork, retryAfterEnd, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
+import { Batcher, callOutcome, Clock, isCurrentWork, Lanes, originOf, OutboundHttp, ReceivedWork, retryAfterEnd, sendSignedPost, WorkHandler, WorkOutcome } from '../../../kernel/src';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
 import { Attempt, isWaiting } from './delivery';
 import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { DELIVERY_TOPIC, readDeliveryWorkPayload } from './delivery-work';
-import { DispatchLanes, Lanes, originOf } from './lanes';
+import { DispatchLanes } from './lanes';
 import { CachedWebhook, signingSecrets, WebhookCache } from './webhook-cache';
 
 /** A claim outlives the call's own time limit by this much (signing, recording, a slow database). */

@@ -1,0 +1,136 @@
+/**
+ * The places of outbound calls, shared fairly: by key (a receiver origin, a class of calls) and,
+ * within a key, between groups (accounts). Event deliveries and automation target calls use it.
+ */
+
+interface Lane {
+  active: number;
+  /** Places held per group. */
+  held: Map<string, number>;
+  /** Waiters per group, FIFO within a group; the map's order is the round-robin order of the groups. */
+  waiting: Map<string, Array<() => void>>;
+  waiters: number;
+}
+
+/**
+ * A keyed semaphore: at most `capacity(key)` holders per key. Waiting holds nothing, so work queued
+ * behind one key never takes a place another key could use. Within a key, waiters belong to groups
+ * (an account): a freed place goes to the waiting group that holds the fewest places, in turn among
+ * equals, first come first served within a group. So a group with a thousand waiters delays another
+ * group's next call until one place frees, not until the thousand went. `share(key)` bounds the places one group holds at once; below `capacity`, the
+ * difference stays free for other groups even while that group waits.
+ */
+export class Lanes {
+  private readonly lanes = new Map<string, Lane>();
+  private waiters = 0;
+
+  constructor(
+    private readonly capacity: (key: string) => number,
+    private readonly share: (key: string) => number = capacity,
+  ) {}
+
+  /** Runs `work` holding a place of `key`, for `group`. */
+  async run<T>(key: string, work: () => Promise<T>, group = ''): Promise<T> {
+    await this.acquire(key, group);
+    try {
+      return await work();
+    } finally {
+      this.release(key, group);
+    }
+  }
+
+  /** Holders of `key` now (for tests and metrics). */
+  active(key: string): number {
+    return this.lanes.get(key)?.active ?? 0;
+  }
+
+  /** Waiters on `key` now. */
+  waiting(key: string): number {
+    return this.lanes.get(key)?.waiters ?? 0;
+  }
+
+  /** Waiters on every key now. */
+  get totalWaiting(): number {
+    return this.waiters;
+  }
+
+  /** Waiters whose group holds its whole share: no place freed by another group would start them. */
+  get waitingOnShare(): number {
+    let count = 0;
+    for (const [key, lane] of this.lanes) {
+      for (const [group, queue] of lane.waiting) if ((lane.held.get(group) ?? 0) >= Math.max(1, this.share(key))) count += queue.length;
+    }
+    return count;
+  }
+
+  /** Takes a place of `key` for `group`, waiting for one when none may be taken; `release` gives it back. */
+  acquire(key: string, group = ''): Promise<void> {
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { active: 0, held: new Map(), waiting: new Map(), waiters: 0 };
+      this.lanes.set(key, lane);
+    }
+    // A group already waiting keeps its turn: a newcomer of that group does not pass its own waiters.
+    if (!lane.waiting.has(group) && this.mayTake(key, lane, group)) {
+      this.take(lane, group);
+      return Promise.resolve();
+    }
+    this.waiters++;
+    lane.waiters++;
+    return new Promise((resolve) => {
+      const queue = lane.waiting.get(group);
+      if (queue) queue.push(resolve);
+      else lane.waiting.set(group, [resolve]);
+    });
+  }
+
+  release(key: string, group = ''): void {
+    const lane = this.lanes.get(key)!;
+    lane.active--;
+    const held = lane.held.get(group)! - 1;
+    if (held === 0) lane.held.delete(group);
+    else lane.held.set(group, held);
+    this.handOver(key, lane);
+    if (lane.active === 0 && lane.waiters === 0) this.lanes.delete(key);
+  }
+
+  /**
+   * Gives free places to the waiting groups: the one holding the fewest places first (a group that
+   * holds none passes one that holds many), in turn among equals (the group served goes to the end).
+   */
+  private handOver(key: string, lane: Lane): void {
+    while (lane.waiters > 0 && lane.active < this.capacity(key)) {
+      let chosen: string | undefined;
+      for (const group of lane.waiting.keys()) {
+        if (this.mayTake(key, lane, group) && (chosen === undefined || (lane.held.get(group) ?? 0) < (lane.held.get(chosen) ?? 0))) chosen = group;
+      }
+      if (chosen === undefined) return;
+      const queue = lane.waiting.get(chosen)!;
+      const next = queue.shift()!;
+      lane.waiting.delete(chosen);
+      if (queue.length > 0) lane.waiting.set(chosen, queue);
+      lane.waiters--;
+      this.waiters--;
+      this.take(lane, chosen);
+      next();
+    }
+  }
+
+  private mayTake(key: string, lane: Lane, group: string): boolean {
+    return lane.active < this.capacity(key) && (lane.held.get(group) ?? 0) < Math.max(1, this.share(key));
+  }
+
+  private take(lane: Lane, group: string): void {
+    lane.active++;
+    lane.held.set(group, (lane.held.get(group) ?? 0) + 1);
+  }
+}
+
+/** A URL's origin (scheme, host and port, as the URL parser writes them): the key of its receiver's lane. */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
