@@ -484,6 +484,23 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
     // the event is refused (its data, or its unknown account), after a database lookup
     expect(statuses(raw)).toEqual([expect.stringMatching(/^40[04]$/), '200', '200', '200', '200', '200', '200', '404']);
     expect(raw.slice(raw.lastIndexOf('HTTP/1.1 404'))).toMatch(/X-Request-Id: pipelined-connect/i);
+    // a request Node's parser refuses is answered with the caller's request id, when it could be read
+    const refused = await exchange('GET /health HTTP/1.1\r\nHost: x\r\n\r\nFOO /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: refused-1\r\n\r\n');
+    expect(statuses(refused)).toEqual(['200', '400']);
+    expect(refused.slice(refused.lastIndexOf('HTTP/1.1 400'))).toMatch(/X-Request-Id: refused-1\r\n/i);
+    const overflow = await exchange(`GET /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: too-big-1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(statuses(overflow)).toEqual(['431']);
+    expect(overflow).toMatch(/X-Request-Id: too-big-1\r\n/i);
+    const cookie = await exchange(`GET /health HTTP/1.1\r\nX-Request-Id: too-big-2\r\nHost: x\r\nCookie: ${'c'.repeat(60_000)}\r\n\r\n`);
+    expect(statuses(cookie)).toEqual(['431']);
+    expect(cookie).toMatch(/X-Request-Id: too-big-2\r\n/i);
+    // a bad chunk in the body of a request answered 401 before its body was read: that answer only
+    const unauthorised = await exchange('POST /internal/sends HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n');
+    expect(statuses(unauthorised)).toEqual(['401']);
+    // never the id of the request pipelined after the refused one
+    const next = await exchange('FOO /health HTTP/1.1\r\nHost: x\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\nX-Request-Id: the-next-one\r\n\r\n');
+    expect(statuses(next)).toEqual(['400']);
+    expect(next).not.toMatch(/the-next-one/);
     // after a request that closes the connection, the rest is ignored, not answered 400 in its place
     expect(statuses(await exchange('GET /health HTTP/1.0\r\n\r\nCONNECT a:443 HTTP/1.0\r\n\r\n'))).toEqual(['200']);
     expect(statuses(await exchange('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /health HTTP/1.1\r\nHost: x\r\n\r\n'))).toEqual(['200']);

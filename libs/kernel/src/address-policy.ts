@@ -179,14 +179,17 @@ function blocked(message: string): TargetUrlCheck {
 }
 
 /**
- * A host name DNS could never resolve: over 253 characters, or a label (between dots) over 63
- * (RFC 1035 §2.3.4, in the ASCII form the URL parser gives, punycode included). Every call to it
+ * A host name DNS could never resolve: over 253 characters, a label (between dots) over 63
+ * (RFC 1035 §2.3.4, in the ASCII form the URL parser gives, punycode included), or an empty one
+ * (`a..example`, `.example`; one trailing dot is the root's and fine). Every call to it
  * would fail, so it is refused when the URL is stored. IP literals are not names.
  */
 function hostNameProblem(hostname: string): string | null {
-  if (hostname.startsWith('[') || /^[0-9.]+$/.test(hostname)) return null;
+  if (hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname)) return null;
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   if (name.length > 253) return `url host must be at most 253 characters (got ${name.length})`;
-  if (name.split('.').some((label) => label.length > 63)) return 'url host must not have a label (a part between dots) longer than 63 characters';
+  const labels = name.split('.');
+  if (labels.some((label) => label.length > 63)) return 'url host must not have a label (a part between dots) longer than 63 characters';
+  if (labels.some((label) => label === '')) return 'url host must not have an empty label (a leading dot, or two dots in a row)';
   return null;
 }

@@ -28,6 +28,19 @@ export function answerOnSocketAndClose(socket: Duplex, status: number, error: { 
 }
 
 /**
+ * The bytes Node's parser refused lie in the body of a request it already handed over (answered, or
+ * about to be, before its body was read: a 401): that request's answer is the connection's last;
+ * another one would be read as the answer to the client's next request. Closes the connection once
+ * that answer is written and returns true; false when the refused bytes begin a request of their own.
+ */
+export function closeIfInAnsweredBody(socket: Duplex, answeredBeforeItsBody: boolean): boolean {
+  const pending = (socket as HttpSocket)._httpMessage as (ServerResponse & { req?: { complete: boolean } }) | null | undefined;
+  if (!answeredBeforeItsBody && !(pending?.req && !pending.req.complete)) return false;
+  afterPendingAnswers(socket as HttpSocket, () => socket.destroy());
+  return true;
+}
+
+/**
  * Runs `then` once no answer is owed on the connection. An answer Node is writing is its
  * `_httpMessage` until its 'finish', whose first listener (Node's own) assigns the next one: so
  * each is waited for by its 'finish' event. (Its `writableFinished` is no guide: an answer ended
@@ -45,14 +58,36 @@ function afterPendingAnswers(socket: HttpSocket, then: () => void): void {
  * The caller's `x-request-id` in the bytes Node's parser refused (`rawPacket`, the chunk it was
  * reading, and `bytesParsed`, where it stopped), read from the head of the request that failed:
  * an answer to a request Fastify never saw still carries the caller's id (CONTRACT 9.4) when the
- * header could be read. Undefined otherwise (the answer then gets a new id).
+ * header could be read, once. Undefined otherwise (the answer then gets a new id, as a request
+ * with the header twice does).
  */
-export function requestIdInRefusedBytes(error: { rawPacket?: unknown; bytesParsed?: unknown }): string | undefined {
+export function requestIdInRefusedBytes(error: { code?: string; rawPacket?: unknown; bytesParsed?: unknown }): string | undefined {
   if (!Buffer.isBuffer(error.rawPacket)) return undefined;
   const text = error.rawPacket.toString('latin1');
   const stoppedAt = typeof error.bytesParsed === 'number' ? Math.min(error.bytesParsed, text.length) : text.length;
-  // The failing request starts after the last complete head before where the parser stopped.
-  const start = stoppedAt > 0 ? text.lastIndexOf('\r\n\r\n', stoppedAt - 1) + 1 : 0;
-  const match = /\r\nx-request-id[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r\n/i.exec(text.slice(start));
-  return match ? match[1] : undefined;
+  const head = failingHead(text, stoppedAt, error.code === 'HPE_HEADER_OVERFLOW');
+  if (head === undefined) return undefined;
+  const values = [...head.matchAll(/\r\nx-request-id[ \t]*:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n|$)/gi)].map((match) => match[1]);
+  return values.length === 1 ? values[0] : undefined;
+}
+
+/**
+ * The head of the request the parser stopped in: the requests before it in the chunk are walked
+ * head by head, each followed by its Content-Length body (a chunked one cannot be walked: none is
+ * read then). A head too large ends where the parser stopped (at its blank line at the latest);
+ * another error stops inside the head or at the first bytes of the request that failed.
+ */
+function failingHead(text: string, stoppedAt: number, tooLarge: boolean): string | undefined {
+  let start = 0;
+  while (start <= text.length) {
+    const end = text.indexOf('\r\n\r\n', start);
+    if (end === -1) return text.slice(start);
+    const next = end + 4;
+    if (stoppedAt < next || (tooLarge && stoppedAt === next)) return text.slice(start, end + 2);
+    const head = text.slice(start, end);
+    if (/\r\ntransfer-encoding[ \t]*:/i.test(head)) return undefined;
+    const length = /\r\ncontent-length[ \t]*:[ \t]*(\d{1,15})[ \t]*(?=\r\n|$)/i.exec(head);
+    start = next + (length ? Number(length[1]) : 0);
+  }
+  return undefined;
 }

@@ -531,7 +531,7 @@ export interface paths {
         put?: never;
         /**
          * Record a transactional send
-         * @description Returns the send id (`msg_...`) for the status routes and an `idSending` integer unique across the installation. Status `scheduled` when scheduledAt is in the future, else `queued`. Emits email.processed (not for a backfill, i.e. when createdAt is given). Campaign sends have no send status: channel `campaign` is refused.
+         * @description Returns the send id (`msg_...`) for the status routes and an `idSending` integer unique across the installation. Status `scheduled` when scheduledAt is in the future, else `queued`. A queued send emits email.processed now, a scheduled one when a report first moves it on; a backfill (createdAt given) does not at creation. Campaign sends have no send status: channel `campaign` is refused.
          */
         post: operations["internal_createSend"];
         delete?: never;

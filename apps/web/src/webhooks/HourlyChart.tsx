@@ -47,10 +47,10 @@ export function HourlyChart({ buckets }: { buckets: WebhookStats['buckets'] }) {
         {buckets.map((bucket, i) => {
           if (i % labelEvery !== 0) return null;
           const x = i * slot + BAR_GAP / 2;
-          // A label near the right edge ends at its bar rather than running past the chart.
-          const place = x > width - LABEL_WIDTH ? { right: `${percent(width - (x + slot - BAR_GAP), width)}%` } : { left: `${percent(x, width)}%` };
+          // A label that would run past the chart's right edge is left out (right-aligned, it met its neighbour).
+          if (x > width - LABEL_WIDTH) return null;
           return (
-            <span key={bucket.start} class="axis-label" style={place}>
+            <span key={bucket.start} class="axis-label" style={{ left: `${percent(x, width)}%` }}>
               {formatHour(bucket.start)}
             </span>
           );
