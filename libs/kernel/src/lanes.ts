@@ -7,7 +7,7 @@ interface Lane {
   active: number;
   /** Places held per group. */
   held: Map<string, number>;
-  /** Waiters per group, FIFO within a group; the map's order is the round-robin order of the groups. */
+  /** Waiters per group, FIFO within a group; the map's order is the turn among groups holding as many places. */
   waiting: Map<string, Array<() => void>>;
   waiters: number;
 }
@@ -17,8 +17,9 @@ interface Lane {
  * behind one key never takes a place another key could use. Within a key, waiters belong to groups
  * (an account): a freed place goes to the waiting group that holds the fewest places, in turn among
  * equals, first come first served within a group. So a group with a thousand waiters delays another
- * group's next call until one place frees, not until the thousand went. `share(key)` bounds the places one group holds at once; below `capacity`, the
- * difference stays free for other groups even while that group waits.
+ * group's next call until one place frees, not until the thousand went. `share(key)` bounds the
+ * places one group holds at once; below `capacity`, the difference stays free for other groups even
+ * while that group waits.
  */
 export class Lanes {
   private readonly lanes = new Map<string, Lane>();
