@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { acquireCallPlaces, Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { parseExactJson, renderStepBody, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
@@ -9,6 +9,8 @@ import { AUTOMATION_STEP_TOPIC, runStepItem } from './run-step-work';
 import { DelayStep, SendWebhookStep } from './workflow';
 
 const DONE: WorkOutcome = { kind: 'done' };
+/** The one key of the call places. */
+const CALLS = 'calls';
 
 /**
  * Runs one step of one run per queue item (`{runId, seq}`), then hands the run on through the
@@ -134,26 +136,19 @@ export class AutomationStepHandler extends WorkHandler {
     }
 
     const account = String(run.accountId);
-    const called = await this.origins.run(
-      originOf(target.url),
-      () =>
-        this.calls.run(
-          'calls',
-          async () => {
-            // Stopping while it waited for its places: the item goes back to the queue, due now.
-            if (this.stopped) return null;
-            this.calling++;
-            try {
-              const at = this.clock.now();
-              return { at, result: await this.caller.call(target, body) };
-            } finally {
-              this.calling--;
-            }
-          },
-          account,
-        ),
-      account,
-    );
+    const origin = originOf(target.url);
+    const release = await acquireCallPlaces(this.origins, origin, this.calls, CALLS, account);
+    let called: { at: Date; result: Awaited<ReturnType<WebhookTargetCaller['call']>> } | null = null;
+    try {
+      // Stopping while it waited for its places: the item goes back to the queue, due now.
+      if (!this.stopped) {
+        this.calling++;
+        const at = this.clock.now();
+        called = { at, result: await this.caller.call(target, body).finally(() => this.calling--) };
+      }
+    } finally {
+      release();
+    }
     if (!called) return { kind: 'retry', at: this.clock.now() };
     const { at, result } = called;
     const succeeded = result.success;

@@ -24,6 +24,9 @@ interface Lane {
 export class Lanes {
   private readonly lanes = new Map<string, Lane>();
   private waiters = 0;
+  /** untilReleasedBy() callers per key and group, first come first served. */
+  private readonly releaseWaiters = new Map<string, Array<() => void>>();
+  private releaseWaiting = 0;
 
   constructor(
     private readonly capacity: (key: string) => number,
@@ -55,9 +58,28 @@ export class Lanes {
     return this.waiters;
   }
 
-  /** Waiters whose group holds its whole share: no place freed by another group would start them. */
+  /** Whether `group` holds its whole share of `key` now. */
+  holdsShare(key: string, group: string): boolean {
+    return (this.lanes.get(key)?.held.get(group) ?? 0) >= Math.max(1, this.share(key));
+  }
+
+  /** Resolves when `group` next gives back a place of `key`: one caller per place given back. */
+  untilReleasedBy(key: string, group: string): Promise<void> {
+    const id = `${key}\n${group}`;
+    this.releaseWaiting++;
+    return new Promise((resolve) => {
+      const queue = this.releaseWaiters.get(id);
+      if (queue) queue.push(resolve);
+      else this.releaseWaiters.set(id, [resolve]);
+    });
+  }
+
+  /**
+   * Waiters whose group holds its whole share (in a lane or in untilReleasedBy): no place freed by
+   * another group would start them.
+   */
   get waitingOnShare(): number {
-    let count = 0;
+    let count = this.releaseWaiting;
     for (const [key, lane] of this.lanes) {
       for (const [group, queue] of lane.waiting) if ((lane.held.get(group) ?? 0) >= Math.max(1, this.share(key))) count += queue.length;
     }
@@ -93,6 +115,16 @@ export class Lanes {
     else lane.held.set(group, held);
     this.handOver(key, lane);
     if (lane.active === 0 && lane.waiters === 0) this.lanes.delete(key);
+    this.wakeOneReleaseWaiter(`${key}\n${group}`);
+  }
+
+  private wakeOneReleaseWaiter(id: string): void {
+    const queue = this.releaseWaiters.get(id);
+    if (!queue) return;
+    const next = queue.shift()!;
+    if (queue.length === 0) this.releaseWaiters.delete(id);
+    this.releaseWaiting--;
+    next();
   }
 
   /**
@@ -124,6 +156,36 @@ export class Lanes {
   private take(lane: Lane, group: string): void {
     lane.active++;
     lane.held.set(group, (lane.held.get(group) ?? 0) + 1);
+  }
+}
+
+/**
+ * The two places of one call, for `group`: its origin's in `origins`, then one of `classKey` in
+ * `classes`; resolves with the function that gives both back. While `group` holds its whole share of
+ * the class, the call waits holding no origin place (other accounts calling that origin could use
+ * it); the class place is asked for in the same turn as that check, so concurrent calls cannot all
+ * pass it at once. `beforeEach` runs before each try (a pause to wait out).
+ */
+export async function acquireCallPlaces(
+  origins: Lanes,
+  origin: string,
+  classes: Lanes,
+  classKey: string,
+  group: string,
+  beforeEach?: () => Promise<void>,
+): Promise<() => void> {
+  for (;;) {
+    if (beforeEach) await beforeEach();
+    await origins.acquire(origin, group);
+    if (!classes.holdsShare(classKey, group)) {
+      await classes.acquire(classKey, group);
+      return () => {
+        classes.release(classKey, group);
+        origins.release(origin, group);
+      };
+    }
+    origins.release(origin, group);
+    await classes.untilReleasedBy(classKey, group);
   }
 }
 

@@ -46,12 +46,27 @@ describe(DispatchLanes.name, () => {
     // One account's calls hang on four origins: it holds 6 of the 8 first-attempt places, the rest wait.
     const runs = Array.from({ length: 40 }, (_, i) => sut.run(`https://dead${i % 4}.example`, 'first', `wh_${i % 4}`, 's', () => hanging.promise));
     await tick();
-    expect([0, 1, 2, 3].reduce((sum, i) => sum + sut.inFlight(`https://dead${i}.example`), 0)).toBe(40);
+    // (the waiting ones hold no origin place either)
+    expect([0, 1, 2, 3].reduce((sum, i) => sum + sut.inFlight(`https://dead${i}.example`), 0)).toBe(6);
     await expect(sut.run('https://ok.example', 'first', 'wh_ok', 'h', async () => 'at once')).resolves.toBe('at once');
     // Its 34 calls beyond its share are parked (no free place would start them): the dispatcher takes other work meanwhile.
     expect(sut.parked).toBe(34);
     hanging.resolve();
     await Promise.all(runs);
+  });
+
+  it("holds no origin place while its account waits for its share of a class: another account's call to that origin goes at once", async () => {
+    const sut = new DispatchLanes({ perOrigin: 4, firstAttempts: 8, retries: 4 });
+    const hanging = deferred();
+    // 16 origins, 7 calls each: the account may hold 6 of the 8 first-attempt places; its other calls wait
+    const runs = Array.from({ length: 7 * 16 }, (_, i) => sut.run(`https://h${i % 16}.example`, 'first', `wh_a${i % 16}`, 'a', () => hanging.promise));
+    await tick();
+    expect(Array.from({ length: 16 }, (_, o) => sut.inFlight(`https://h${o}.example`)).reduce((a, b) => a + b)).toBe(6);
+    expect(sut.parked).toBe(7 * 16 - 6);
+    await expect(sut.run('https://h15.example', 'first', 'wh_b', 'b', async () => 'at once')).resolves.toBe('at once');
+    hanging.resolve();
+    await Promise.all(runs);
+    expect(sut.parked).toBe(0);
   });
 
   it('keeps retries apart from first attempts', async () => {

@@ -1,4 +1,4 @@
-import { Lanes } from '../../../kernel/src';
+import { acquireCallPlaces, Lanes } from '../../../kernel/src';
 
 export type AttemptClass = 'first' | 'retry';
 
@@ -46,16 +46,21 @@ export class DispatchLanes {
 
   /** Runs `work` (the claim and the call of one delivery to `endpoint`, a webhook of `account`) in its places. */
   async run<T>(origin: string, attemptClass: AttemptClass, endpoint: string, account: string, work: () => Promise<T>): Promise<T> {
-    if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint);
-    return this.origins.run(
-      origin,
-      async () => {
-        // A pause that began while this call waited in the origin's lane.
-        if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint);
-        return this.classes.run(attemptClass, work, account);
-      },
-      account,
-    );
+    const waitOutPause = async () => {
+      if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint);
+    };
+    for (;;) {
+      const release = await acquireCallPlaces(this.origins, origin, this.classes, attemptClass, account, waitOutPause);
+      // A pause that began while this call waited for its places: it waits it out without them.
+      if (this.stopped || !((this.pausedUntil.get(endpoint) ?? 0) > this.nowMs())) {
+        try {
+          return await work();
+        } finally {
+          release();
+        }
+      }
+      release();
+    }
   }
 
   /** No call to `endpoint` starts before `untilMs` (calls already started go on). */
