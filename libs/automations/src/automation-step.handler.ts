@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { acquireCallPlaces, Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { accountShare, acquireCallPlaces, Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { parseExactJson, renderStepBody, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
@@ -59,7 +59,7 @@ export class AutomationStepHandler extends WorkHandler {
     this.origins = new Lanes(() => settings.originConcurrency);
     this.calls = new Lanes(
       () => concurrency,
-      () => concurrency - Math.ceil(concurrency / 4),
+      () => accountShare(concurrency),
     );
   }
 

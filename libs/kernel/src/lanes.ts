@@ -159,6 +159,11 @@ export class Lanes {
   }
 }
 
+/** The places of a class one account holds at most: three quarters, so a quarter is always another account's. */
+export function accountShare(capacity: number): number {
+  return Math.max(1, capacity - Math.ceil(capacity / 4));
+}
+
 /**
  * The two places of one call, for `group`: its origin's in `origins`, then one of `classKey` in
  * `classes`; resolves with the function that gives both back. While `group` holds its whole share of

@@ -1,4 +1,4 @@
-import { acquireCallPlaces, Lanes } from '../../../kernel/src';
+import { accountShare, acquireCallPlaces, Lanes } from '../../../kernel/src';
 
 export type AttemptClass = 'first' | 'retry';
 
@@ -41,7 +41,7 @@ export class DispatchLanes {
     // One account holds at most three quarters of a class's places: however many of its calls hang,
     // another account's calls find a place at once.
     const capacity = (key: string) => (key === 'retry' ? limits.retries : limits.firstAttempts);
-    this.classes = new Lanes(capacity, (key) => capacity(key) - Math.ceil(capacity(key) / 4));
+    this.classes = new Lanes(capacity, (key) => accountShare(capacity(key)));
   }
 
   /** Runs `work` (the claim and the call of one delivery to `endpoint`, a webhook of `account`) in its places. */
