@@ -15,7 +15,7 @@ import { OperatorTokens } from './http/operator-tokens';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { sendContractError } from './http/send-contract-error';
 import { drainOnClose } from './http/drain-on-close';
-import { answerOnSocketAndClose, closeIfInAnsweredBody, requestIdInRefusedBytes } from './http/raw-answer';
+import { answerOnSocketAndClose, closeIfInAnsweredBody, noteAnsweredBeforeItsBody, requestIdInRefusedBytes } from './http/raw-answer';
 import { refuseConnect } from './http/refuse-connect';
 import { installEmptyBodyOfAnyType, installJsonBodyParser } from './http/json-body';
 import { checkCredentialsFirst, CredentialCheck } from './http/guards';
@@ -87,13 +87,7 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
       { requestId: request.id, method: request.method, url: redactUrl(request.url), status: reply.statusCode, durationMs: Math.round(reply.elapsedTime) },
       'request completed',
     );
-    // Answered before its body was read (a 401, a 413): Node reads the rest of the body to reach the
-    // next request; a parse error in it belongs to the request answered, not to a new one.
-    if (!request.raw.complete) {
-      const socket = request.raw.socket;
-      answeredBeforeItsBody.add(socket);
-      request.raw.once('end', () => answeredBeforeItsBody.delete(socket));
-    }
+    if (!request.raw.complete) noteAnsweredBeforeItsBody(request.raw);
     done();
   });
 
@@ -121,13 +115,10 @@ class ContractFastifyAdapter extends FastifyAdapter {
   }
 }
 
-/** Connections whose last request was answered before its body arrived in full (see the onResponse hook). */
-const answeredBeforeItsBody = new WeakSet<object>();
-
 /** A request Node's HTTP parser refused before Fastify saw it: answered in the contract's shape, then closed. */
 function contractClientError(error: Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (closeIfInAnsweredBody(socket, answeredBeforeItsBody.has(socket))) return;
+  if (closeIfInAnsweredBody(socket)) return;
   // Bytes after a request that closes the connection (HTTP/1.0, `Connection: close`): that request
   // is still answered, then Node ends the connection; the rest is ignored (RFC 9112 §9.6).
   if (error.code === 'HPE_CLOSED_CONNECTION') return;

@@ -136,10 +136,10 @@ export function checkTargetUrl(url: string, options: { allowPrivate: boolean }):
   if (parsed.port === '0') {
     return invalid('url must not use port 0');
   }
-  const nameProblem = hostNameProblem(parsed.hostname);
+  const host = hostCategory(parsed.hostname);
+  const nameProblem = host.kind === 'name' ? hostNameProblem(host.name) : null;
   if (nameProblem) return invalid(nameProblem);
   if (!options.allowPrivate) {
-    const host = hostCategory(parsed.hostname);
     if (host.kind === 'ip' && isBlockedAddress(host.ip)) {
       return blocked(`url host ${parsed.hostname} is in a private, loopback, link-local or reserved range`);
     }
@@ -182,10 +182,9 @@ function blocked(message: string): TargetUrlCheck {
  * A host name DNS could never resolve: over 253 characters, a label (between dots) over 63
  * (RFC 1035 §2.3.4, in the ASCII form the URL parser gives, punycode included), or an empty one
  * (`a..example`, `.example`; one trailing dot is the root's and fine). Every call to it
- * would fail, so it is refused when the URL is stored. IP literals are not names.
+ * would fail, so it is refused when the URL is stored.
  */
 function hostNameProblem(hostname: string): string | null {
-  if (hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname)) return null;
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   if (name.length > 253) return `url host must be at most 253 characters (got ${name.length})`;
   const labels = name.split('.');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** Node's own field: the answer it is writing on a connection (the next pipelined one is assigned when it finishes). */
@@ -27,15 +27,28 @@ export function answerOnSocketAndClose(socket: Duplex, status: number, error: { 
   });
 }
 
+/** Connections whose last request was answered before its body arrived in full, until that body ends. */
+const answeredBeforeItsBody = new WeakSet<object>();
+
+/**
+ * `request` was answered before its body was read (a 401, a 413): Node reads the rest of that body
+ * to reach the next request, and a parse error in it belongs to the request answered.
+ */
+export function noteAnsweredBeforeItsBody(request: IncomingMessage): void {
+  const socket = request.socket;
+  answeredBeforeItsBody.add(socket);
+  request.once('end', () => answeredBeforeItsBody.delete(socket));
+}
+
 /**
  * The bytes Node's parser refused lie in the body of a request it already handed over (answered, or
  * about to be, before its body was read: a 401): that request's answer is the connection's last;
  * another one would be read as the answer to the client's next request. Closes the connection once
  * that answer is written and returns true; false when the refused bytes begin a request of their own.
  */
-export function closeIfInAnsweredBody(socket: Duplex, answeredBeforeItsBody: boolean): boolean {
+export function closeIfInAnsweredBody(socket: Duplex): boolean {
   const pending = (socket as HttpSocket)._httpMessage as (ServerResponse & { req?: { complete: boolean } }) | null | undefined;
-  if (!answeredBeforeItsBody && !(pending?.req && !pending.req.complete)) return false;
+  if (!answeredBeforeItsBody.has(socket) && !(pending?.req && !pending.req.complete)) return false;
   afterPendingAnswers(socket as HttpSocket, () => socket.destroy());
   return true;
 }
