@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { accountShare, acquireCallPlaces, Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, ReceivedWork, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { accountShare, acquireCallPlaces, CallParking, Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, placesOrShed, ReceivedWork, ShedFromParking, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { parseExactJson, renderStepBody, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
@@ -37,6 +37,8 @@ export class AutomationStepHandler extends WorkHandler {
   private readonly logger = new Logger('Automations');
   private readonly origins: Lanes;
   private readonly calls: Lanes;
+  /** Steps waiting longer than their line (origin and account) needs go back to the queue (as deliveries do). */
+  private readonly parking: CallParking;
   /** Items in handle() now, and among them those whose call has started. */
   private handling = 0;
   private calling = 0;
@@ -61,6 +63,7 @@ export class AutomationStepHandler extends WorkHandler {
       () => concurrency,
       () => accountShare(concurrency),
     );
+    this.parking = new CallParking(undefined, () => clock.nowMs());
   }
 
   /** More items are welcome while fewer than the call places wait for one; items no free place would start do not count. */
@@ -71,6 +74,7 @@ export class AutomationStepHandler extends WorkHandler {
 
   override stop(): void {
     this.stopped = true;
+    this.parking.stop();
   }
 
   async handle(work: ReceivedWork): Promise<WorkOutcome> {
@@ -137,7 +141,15 @@ export class AutomationStepHandler extends WorkHandler {
 
     const account = String(run.accountId);
     const origin = originOf(target.url);
-    const release = await acquireCallPlaces(this.origins, origin, this.calls, CALLS, account);
+    const parked = this.parking.park(`${origin}\n${account}`);
+    const release = await placesOrShed(parked, (signal) => acquireCallPlaces(this.origins, origin, this.calls, CALLS, account, undefined, signal));
+    if (release instanceof ShedFromParking) {
+      // The run says when its step is due, so the sweeper does not take it for lost meanwhile.
+      const at = new Date(release.atMs);
+      await this.runs.postpone(run.id, run.seq, at);
+      return { kind: 'retry', at };
+    }
+    parked.started();
     let called: { at: Date; result: Awaited<ReturnType<WebhookTargetCaller['call']>> } | null = null;
     try {
       // Stopping while it waited for its places: the item goes back to the queue, due now.

@@ -27,3 +27,4 @@ export * from './work-seq';
 export * from './text';
 export * from './arrays';
 export * from './lanes';
+export * from './call-parking';

@@ -1,4 +1,4 @@
-import { Lanes, originOf } from './lanes';
+import { acquireCallPlaces, Lanes, originOf } from './lanes';
 
 function deferred() {
   let resolve!: () => void;
@@ -78,6 +78,50 @@ describe(Lanes.name, () => {
     for (const gate of gates) gate.resolve();
     await Promise.all(runs);
     expect(started).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('takes an aborted waiter out of its line: it rejects with the reason, and the next waiter gets the freed place', async () => {
+    const sut = new Lanes(() => 1);
+    await sut.acquire('o', 'a');
+    const abort = new AbortController();
+    const aborted = sut.acquire('o', 'a', abort.signal);
+    let next = false;
+    const after = sut.acquire('o', 'b').then(() => (next = true));
+    expect(sut.waiting('o')).toBe(2);
+    abort.abort(new Error('shed'));
+    await expect(aborted).rejects.toThrow('shed');
+    expect(sut.waiting('o')).toBe(1);
+    expect(sut.totalWaiting).toBe(1);
+    sut.release('o', 'a');
+    await after;
+    expect(next).toBe(true);
+    expect(sut.active('o')).toBe(1);
+    // an abort after the place was given changes nothing
+    const late = new AbortController();
+    sut.release('o', 'b');
+    await sut.acquire('o', 'c', late.signal);
+    late.abort();
+    expect(sut.active('o')).toBe(1);
+    await expect(sut.acquire('o', 'd', late.signal)).rejects.toBeDefined();
+  });
+
+  it('aborts a wait for the share of a class holding no origin place, and keeps the counts of share waiters right', async () => {
+    const origins = new Lanes(() => 4);
+    const classes = new Lanes(
+      () => 2,
+      () => 1,
+    );
+    const release = await acquireCallPlaces(origins, 'o', classes, 'first', 'a');
+    const abort = new AbortController();
+    const waiting = acquireCallPlaces(origins, 'o', classes, 'first', 'a', undefined, abort.signal);
+    await tick();
+    expect(classes.waitingOnShare).toBe(1);
+    expect(origins.active('o')).toBe(1);
+    abort.abort(new Error('shed'));
+    await expect(waiting).rejects.toThrow('shed');
+    expect(classes.waitingOnShare).toBe(0);
+    release();
+    expect(origins.active('o') + classes.active('first')).toBe(0);
   });
 
   it('names origins by scheme, host and port', () => {

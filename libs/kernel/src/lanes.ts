@@ -63,15 +63,22 @@ export class Lanes {
     return (this.lanes.get(key)?.held.get(group) ?? 0) >= Math.max(1, this.share(key));
   }
 
-  /** Resolves when `group` next gives back a place of `key`: one caller per place given back. */
-  untilReleasedBy(key: string, group: string): Promise<void> {
+  /** Resolves when `group` next gives back a place of `key`: one caller per place given back (`signal` as in acquire). */
+  untilReleasedBy(key: string, group: string, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const id = `${key}\n${group}`;
     this.releaseWaiting++;
-    return new Promise((resolve) => {
-      const queue = this.releaseWaiters.get(id);
-      if (queue) queue.push(resolve);
-      else this.releaseWaiters.set(id, [resolve]);
-    });
+    return waitInLine(
+      (waiter) => {
+        const queue = this.releaseWaiters.get(id);
+        if (queue) queue.push(waiter);
+        else this.releaseWaiters.set(id, [waiter]);
+      },
+      (waiter) => {
+        if (removeFrom(this.releaseWaiters, id, waiter)) this.releaseWaiting--;
+      },
+      signal,
+    );
   }
 
   /**
@@ -86,8 +93,12 @@ export class Lanes {
     return count;
   }
 
-  /** Takes a place of `key` for `group`, waiting for one when none may be taken; `release` gives it back. */
-  acquire(key: string, group = ''): Promise<void> {
+  /**
+   * Takes a place of `key` for `group`, waiting for one when none may be taken; `release` gives it
+   * back. Aborting `signal` while it waits leaves the line: the promise rejects with its reason.
+   */
+  acquire(key: string, group = '', signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     let lane = this.lanes.get(key);
     if (!lane) {
       lane = { active: 0, held: new Map(), waiting: new Map(), waiters: 0 };
@@ -100,11 +111,21 @@ export class Lanes {
     }
     this.waiters++;
     lane.waiters++;
-    return new Promise((resolve) => {
-      const queue = lane.waiting.get(group);
-      if (queue) queue.push(resolve);
-      else lane.waiting.set(group, [resolve]);
-    });
+    const waitingLane = lane;
+    return waitInLine(
+      (waiter) => {
+        const queue = waitingLane.waiting.get(group);
+        if (queue) queue.push(waiter);
+        else waitingLane.waiting.set(group, [waiter]);
+      },
+      (waiter) => {
+        if (!removeFrom(waitingLane.waiting, group, waiter)) return;
+        waitingLane.waiters--;
+        this.waiters--;
+        if (waitingLane.active === 0 && waitingLane.waiters === 0) this.lanes.delete(key);
+      },
+      signal,
+    );
   }
 
   release(key: string, group = ''): void {
@@ -159,6 +180,36 @@ export class Lanes {
   }
 }
 
+/**
+ * A waiter put in line by `enqueue`; when `signal` aborts first, `remove` takes it out and the
+ * promise rejects with the signal's reason.
+ */
+function waitInLine(enqueue: (waiter: () => void) => void, remove: (waiter: () => void) => void, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!signal) return enqueue(resolve);
+    const onAbort = () => {
+      remove(waiter);
+      reject(signal.reason);
+    };
+    const waiter = () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    enqueue(waiter);
+  });
+}
+
+/** Takes `waiter` out of its group's queue in `queues`; false if it was not there (already served). */
+function removeFrom(queues: Map<string, Array<() => void>>, group: string, waiter: () => void): boolean {
+  const queue = queues.get(group);
+  const at = queue ? queue.indexOf(waiter) : -1;
+  if (at < 0) return false;
+  queue!.splice(at, 1);
+  if (queue!.length === 0) queues.delete(group);
+  return true;
+}
+
 /** The places of a class one account holds at most: three quarters, so a quarter is always another account's. */
 export function accountShare(capacity: number): number {
   return Math.max(1, capacity - Math.ceil(capacity / 4));
@@ -169,7 +220,8 @@ export function accountShare(capacity: number): number {
  * `classes`; resolves with the function that gives both back. While `group` holds its whole share of
  * the class, the call waits holding no origin place (other accounts calling that origin could use
  * it); the class place is asked for in the same turn as that check, so concurrent calls cannot all
- * pass it at once. `beforeEach` runs before each try (a pause to wait out).
+ * pass it at once. `beforeEach` runs before each try (a pause to wait out); aborting `signal` ends
+ * the wait holding nothing, rejecting with its reason.
  */
 export async function acquireCallPlaces(
   origins: Lanes,
@@ -178,19 +230,25 @@ export async function acquireCallPlaces(
   classKey: string,
   group: string,
   beforeEach?: () => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<() => void> {
   for (;;) {
     if (beforeEach) await beforeEach();
-    await origins.acquire(origin, group);
+    await origins.acquire(origin, group, signal);
     if (!classes.holdsShare(classKey, group)) {
-      await classes.acquire(classKey, group);
+      try {
+        await classes.acquire(classKey, group, signal);
+      } catch (error) {
+        origins.release(origin, group);
+        throw error;
+      }
       return () => {
         classes.release(classKey, group);
         origins.release(origin, group);
       };
     }
     origins.release(origin, group);
-    await classes.untilReleasedBy(classKey, group);
+    await classes.untilReleasedBy(classKey, group, signal);
   }
 }
 

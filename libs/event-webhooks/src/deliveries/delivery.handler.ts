@@ -149,6 +149,12 @@ export class DeliveryHandler extends WorkHandler {
         throw error;
       }
     });
+    if (called.kind === 'shed') {
+      // Its line has enough waiting in memory: the item goes back to the queue, and the delivery says
+      // when it is due, so the sweeper does not take it for lost meanwhile.
+      await this.deliveries.postpone(delivery.id, delivery.seq, called.at);
+      return { kind: 'retry', at: called.at };
+    }
     if (called.kind !== 'called') return called;
     try {
       const recorded = await this.recordPatiently(called.finished);

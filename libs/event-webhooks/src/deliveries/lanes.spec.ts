@@ -100,7 +100,8 @@ describe(DispatchLanes.name, () => {
 
   it('lets the calls waiting out a pause go at once when it stops waiting (shutdown), and later ones do not wait', async () => {
     const sut = new DispatchLanes({ perOrigin: 4, firstAttempts: 4, retries: 4 });
-    sut.pause('wh_busy', Date.now() + 60_000);
+    // (a pause within the horizon: its calls wait in memory, a longer one would shed them at once)
+    sut.pause('wh_busy', Date.now() + 4_000);
     const waiting = Array.from({ length: 3 }, () => sut.run('https://busy.example', 'first', 'wh_busy', '1', async () => 'ran'));
     await tick();
     expect(sut.parked).toBe(3);
@@ -112,4 +113,30 @@ describe(DispatchLanes.name, () => {
     expect(sut.parked).toBe(0);
   });
 
+  it('sheds the calls a line will not start within its horizon: they come back later, the line keeps what it needs', async () => {
+    const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 10, retries: 10 }, Date.now, { horizonMs: 2_000, minParkedMs: 0, sweepEveryMs: 20, idleRate: 10 });
+    const hanging = deferred();
+    const startedAt = Date.now();
+    const runs = Array.from({ length: 50 }, () => sut.run('https://slow.example', 'first', 'wh_slow', 's', async () => (await hanging.promise, 'called' as const)));
+    // 2 calls started within the first second: 2 per second, so the line keeps 4 parked (2 s worth).
+    const shed = (await Promise.all(runs.slice(6))).map((r) => (r === 'called' ? null : r.at.getTime() - startedAt));
+    expect(shed.every((at) => at !== null && at >= 1_000)).toBe(true);
+    expect(sut.parked).toBe(4);
+    // spaced at the line's rate (2 per second), oldest first
+    expect(shed[1]! - shed[0]!).toBeGreaterThanOrEqual(500);
+    hanging.resolve();
+    await expect(Promise.all(runs.slice(0, 6))).resolves.toEqual(Array(6).fill('called'));
+    sut.stopWaiting();
+  });
+
+  it('sheds the calls waiting out a long pause, due when it ends', async () => {
+    const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 10, retries: 10 }, Date.now, { horizonMs: 2_000, minParkedMs: 0, sweepEveryMs: 20, idleRate: 10 });
+    const pauseEnd = Date.now() + 60_000;
+    sut.pause('wh_paused', pauseEnd);
+    const runs = Array.from({ length: 3 }, () => sut.run('https://paused.example', 'first', 'wh_paused', 's', async () => 'called' as const));
+    const results = await Promise.all(runs);
+    expect(results.map((r) => (r === 'called' ? r : r.at.getTime() - pauseEnd))).toEqual([0, 100, 200]);
+    expect(sut.parked).toBe(0);
+    sut.stopWaiting();
+  });
 });

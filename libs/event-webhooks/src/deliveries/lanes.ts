@@ -1,6 +1,12 @@
-import { accountShare, acquireCallPlaces, Lanes } from '../../../kernel/src';
+import { accountShare, acquireCallPlaces, CallParking, DEFAULT_PARKING_LIMITS, Lanes, ParkingLimits, placesOrShed, ShedFromParking } from '../../../kernel/src';
 
 export type AttemptClass = 'first' | 'retry';
+
+/** The call did not wait for its places: its line had enough parked, it should come back at `at`. */
+export interface ShedCall {
+  kind: 'shed';
+  at: Date;
+}
 
 export interface DispatchLaneLimits {
   /** Calls in flight at once to one receiver origin. */
@@ -17,7 +23,9 @@ export interface DispatchLaneLimits {
  * (first attempts and retries apart, so a failing endpoint's retries never delay other accounts'
  * first attempts). An endpoint that asked to slow down (429/503 with Retry-After) is paused until
  * then: its calls wait before they enter the origin's lane, so they hold no place another endpoint
- * of that origin could use.
+ * of that origin could use. Calls waiting longer than their line (origin and account) needs to keep
+ * busy are shed (CallParking): they go back to the queue, so a backlog behind a slow receiver never
+ * fills the items a dispatcher holds.
  */
 export class DispatchLanes {
   private readonly origins: Lanes;
@@ -27,11 +35,14 @@ export class DispatchLanes {
   /** Wakes the calls waiting out a pause (set while any wait). */
   private readonly wakePaused = new Set<() => void>();
   private stopped = false;
+  private readonly parking: CallParking;
 
   constructor(
     private readonly limits: DispatchLaneLimits,
     private readonly nowMs: () => number = Date.now,
+    parkingLimits: ParkingLimits = DEFAULT_PARKING_LIMITS,
   ) {
+    this.parking = new CallParking(parkingLimits, nowMs);
     for (const [name, value] of Object.entries(limits)) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
     }
@@ -44,21 +55,28 @@ export class DispatchLanes {
     this.classes = new Lanes(capacity, (key) => accountShare(capacity(key)));
   }
 
-  /** Runs `work` (the claim and the call of one delivery to `endpoint`, a webhook of `account`) in its places. */
-  async run<T>(origin: string, attemptClass: AttemptClass, endpoint: string, account: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` (the claim and the call of one delivery to `endpoint`, a webhook of `account`) in its
+   * places, unless it is shed while it waits for them.
+   */
+  async run<T>(origin: string, attemptClass: AttemptClass, endpoint: string, account: string, work: () => Promise<T>): Promise<T | ShedCall> {
+    const parked = this.parking.park(`${origin}\n${account}`, () => this.pausedUntil.get(endpoint) ?? 0);
     const waitOutPause = async () => {
-      if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint);
+      if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint, parked.signal);
     };
+    let release: () => void;
     for (;;) {
-      const release = await acquireCallPlaces(this.origins, origin, this.classes, attemptClass, account, waitOutPause);
+      const places = await placesOrShed(parked, (signal) => acquireCallPlaces(this.origins, origin, this.classes, attemptClass, account, waitOutPause, signal));
+      if (places instanceof ShedFromParking) return { kind: 'shed', at: new Date(places.atMs) };
+      release = places;
       // A pause that began while this call waited for its places: it waits it out without them.
-      if (this.stopped || !((this.pausedUntil.get(endpoint) ?? 0) > this.nowMs())) {
-        try {
-          return await work();
-        } finally {
-          release();
-        }
-      }
+      if (this.stopped || !((this.pausedUntil.get(endpoint) ?? 0) > this.nowMs())) break;
+      release();
+    }
+    parked.started();
+    try {
+      return await work();
+    } finally {
       release();
     }
   }
@@ -74,6 +92,7 @@ export class DispatchLanes {
    */
   stopWaiting(): void {
     this.stopped = true;
+    this.parking.stop();
     for (const wake of this.wakePaused) wake();
     this.wakePaused.clear();
   }
@@ -90,8 +109,9 @@ export class DispatchLanes {
     return this.origins.totalWaiting + this.pausedWaiters + this.classes.waitingOnShare;
   }
 
-  private async waitWhilePaused(endpoint: string): Promise<void> {
+  private async waitWhilePaused(endpoint: string, signal: AbortSignal): Promise<void> {
     while (!this.stopped) {
+      signal.throwIfAborted();
       const until = this.pausedUntil.get(endpoint);
       if (until === undefined) return;
       const wait = until - this.nowMs();
@@ -104,10 +124,12 @@ export class DispatchLanes {
         const wake = () => {
           clearTimeout(timer);
           this.wakePaused.delete(wake);
+          signal.removeEventListener('abort', wake);
           resolve();
         };
         const timer = setTimeout(wake, wait);
         this.wakePaused.add(wake);
+        signal.addEventListener('abort', wake, { once: true });
       });
       this.pausedWaiters--;
     }
