@@ -114,6 +114,8 @@ describe.each(PROFILES)('delivery engine (%s)', (profile) => {
       const [row] = await app.app.get(TypeormDatabase).query<{ n: number | string }>("SELECT COUNT(*) AS n FROM deliveries WHERE status = 'succeeded'");
       expect(Number(row.n)).toBe(backlog + 10);
     }, 10_000);
+    const metrics = await app.http().get('/metrics').expect(200);
+    expect(Number(/^webhook_deliveries_deferred_total (\d+)/m.exec(metrics.text)?.[1])).toBeGreaterThan(0);
   });
 
   it("serves another account at a receiver host it shares with an account whose calls hang at its next freed place, not after that account's backlog", async () => {

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
-import { AttemptReport, DeliveryObserver, DisableReport } from '../../event-webhooks/src/deliveries/delivery-observer';
+import { AttemptReport, DeferReport, DeliveryObserver, DisableReport } from '../../event-webhooks/src/deliveries/delivery-observer';
 import { Metrics } from './metrics';
 import { OutboundCallSeries } from './outbound-call-series';
 
@@ -15,6 +15,7 @@ export class PrometheusDeliveryObserver extends DeliveryObserver {
   private readonly firstAttemptLatency: Histogram;
   private readonly acceptedEvents: Counter<'type'>;
   private readonly disabledWebhooks: Counter<'reason'>;
+  private readonly deferredDeliveries: Counter;
 
   constructor(metrics: Metrics) {
     super();
@@ -33,6 +34,11 @@ export class PrometheusDeliveryObserver extends DeliveryObserver {
     });
     this.acceptedEvents = new Counter({ name: 'webhook_events_accepted_total', help: 'Events accepted at intake, by type', labelNames: ['type'] as const, registers });
     this.disabledWebhooks = new Counter({ name: 'webhooks_disabled_total', help: 'Webhooks disabled, by reason', labelNames: ['reason'] as const, registers });
+    this.deferredDeliveries = new Counter({
+      name: 'webhook_deliveries_deferred_total',
+      help: 'Deliveries handed back to the queue before their call: their receiver and account had enough waiting in memory',
+      registers,
+    });
   }
 
   attempted(report: AttemptReport): void {
@@ -48,6 +54,11 @@ export class PrometheusDeliveryObserver extends DeliveryObserver {
   disabled(report: DisableReport): void {
     this.disabledWebhooks.inc({ reason: report.reason });
     this.logger.log({ msg: 'webhook disabled', ...report });
+  }
+
+  deferred(report: DeferReport): void {
+    this.deferredDeliveries.inc();
+    this.logger.debug({ msg: 'delivery deferred: its receiver has enough waiting', ...report });
   }
 
   accepted(eventType: string, count: number): void {

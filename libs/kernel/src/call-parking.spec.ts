@@ -99,6 +99,12 @@ describe(CallParking.name, () => {
     expect(shedAt(sut.park('o\nc', () => now + 4_000))).toBeNull();
   });
 
+  it('never sheds a call at once in a line with nothing parked, however long ago its last start', () => {
+    sut.park('o\na').started();
+    now += 60_000;
+    expect(shedAt(sut.park('o\na'))).toBeNull();
+  });
+
   it('forgets a line once nothing is parked or started there', () => {
     const call = sut.park('o\na');
     call.started();

@@ -79,7 +79,8 @@ export class CallParking {
 
   /**
    * A call of `line` begins to wait for its places. It is shed at once when the line is known to
-   * be slow (its rate measured for minParkedMs) and has as many parked as it keeps, or when it may
+   * be slow (its rate measured for minParkedMs) and has as many parked as it keeps (one at least: a
+   * line that started nothing lately but has nothing waiting is idle, not slow), or when it may
    * not start before the horizon anyway (a pause): so a backlog is skimmed at the speed the queue
    * hands it out, not a dispatcher's worth of items per minParkedMs.
    */
@@ -89,7 +90,7 @@ export class CallParking {
     const call = new ParkedCall(this, line, nowMs, notBeforeMs);
     const rate = this.rateOf(state, nowMs);
     const known = state.firstStartMs !== null && nowMs - state.firstStartMs >= this.limits.minParkedMs;
-    if ((known && state.parked.size >= this.keepOf(rate)) || notBeforeMs() - nowMs > this.limits.horizonMs) {
+    if ((known && state.parked.size >= Math.max(1, this.keepOf(rate))) || notBeforeMs() - nowMs > this.limits.horizonMs) {
       this.shed(state, [call], nowMs, rate);
       return call;
     }

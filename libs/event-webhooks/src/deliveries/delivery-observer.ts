@@ -29,6 +29,11 @@ export interface DisableReport {
   consecutiveFailures: number;
 }
 
+/** A delivery handed back to the queue before its call: its line (origin and account) had enough waiting. */
+export interface DeferReport extends Omit<DeliveryIds, 'eventId'> {
+  until: Date;
+}
+
 /**
  * The dispatcher's window for operations (metrics and log lines with ids as fields), implemented
  * by an adapter. Calls must never throw or block.
@@ -36,6 +41,7 @@ export interface DisableReport {
 export abstract class DeliveryObserver {
   abstract attempted(report: AttemptReport): void;
   abstract disabled(report: DisableReport): void;
+  abstract deferred(report: DeferReport): void;
   /** Events accepted at intake, by type. */
   abstract accepted(eventType: string, count: number): void;
 }

@@ -153,6 +153,7 @@ export class DeliveryHandler extends WorkHandler {
       // Its line has enough waiting in memory: the item goes back to the queue, and the delivery says
       // when it is due, so the sweeper does not take it for lost meanwhile.
       await this.deliveries.postpone(delivery.id, delivery.seq, called.at);
+      this.observer.deferred({ accountId: delivery.accountId, webhookId: delivery.webhookId, deliveryId: delivery.id, until: called.at });
       return { kind: 'retry', at: called.at };
     }
     if (called.kind !== 'called') return called;

@@ -3,7 +3,7 @@ import { SecretBox } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
 import { DeliveryHandler } from '../deliveries/delivery.handler';
 import { AttemptRecorder } from '../deliveries/attempt-recorder';
-import { AttemptReport, DeliveryObserver, DisableReport } from '../deliveries/delivery-observer';
+import { AttemptReport, DeliveryObserver, DeferReport, DisableReport } from '../deliveries/delivery-observer';
 import { DispatchLanes } from '../deliveries/lanes';
 import { WebhookCache } from '../deliveries/webhook-cache';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
@@ -57,6 +57,7 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
 export class RecordingDeliveryObserver extends DeliveryObserver {
   readonly attempts: AttemptReport[] = [];
   readonly disables: DisableReport[] = [];
+  readonly deferrals: DeferReport[] = [];
   readonly acceptedEvents: Array<{ eventType: string; count: number }> = [];
   attempted(report: AttemptReport): void {
     this.attempts.push(report);
@@ -66,6 +67,9 @@ export class RecordingDeliveryObserver extends DeliveryObserver {
   }
   accepted(eventType: string, count: number): void {
     this.acceptedEvents.push({ eventType, count });
+  }
+  deferred(report: DeferReport): void {
+    this.deferrals.push(report);
   }
 }
 
