@@ -157,6 +157,21 @@ describe(AutomationStepHandler.name, () => {
       await Promise.all(hanging);
     });
 
+    it("sends a step back to the queue at once where the account's calls to that origin have stalled, its run due when it returns", async () => {
+      const hanging = await startRuns(ACCOUNT, rig.target.id, 4);
+      await tick();
+      // Two calls hang and two wait; nothing started there for longer than the rate's window.
+      rig.clock.advance(11_000);
+      const [shed] = await startRuns(ACCOUNT, rig.target.id, 1);
+      const outcome = await shed;
+      expect(outcome).toEqual({ kind: 'retry', at: expect.any(Date) });
+      const at = (outcome as { at: Date }).at;
+      expect(at.getTime()).toBeGreaterThanOrEqual(rig.clock.nowMs() + 2_500);
+      expect([...rig.runs.rows.values()].filter((run) => run.nextAt?.getTime() === at.getTime())).toHaveLength(1);
+      hang.resolve();
+      await Promise.all(hanging);
+    });
+
     it('hands back, due now, the steps still waiting for their places at shutdown', async () => {
       const pending = await startRuns(ACCOUNT, rig.target.id, 4);
       await tick();

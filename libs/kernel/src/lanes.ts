@@ -69,11 +69,7 @@ export class Lanes {
     const id = `${key}\n${group}`;
     this.releaseWaiting++;
     return waitInLine(
-      (waiter) => {
-        const queue = this.releaseWaiters.get(id);
-        if (queue) queue.push(waiter);
-        else this.releaseWaiters.set(id, [waiter]);
-      },
+      (waiter) => pushTo(this.releaseWaiters, id, waiter),
       (waiter) => {
         if (removeFrom(this.releaseWaiters, id, waiter)) this.releaseWaiting--;
       },
@@ -113,11 +109,7 @@ export class Lanes {
     lane.waiters++;
     const waitingLane = lane;
     return waitInLine(
-      (waiter) => {
-        const queue = waitingLane.waiting.get(group);
-        if (queue) queue.push(waiter);
-        else waitingLane.waiting.set(group, [waiter]);
-      },
+      (waiter) => pushTo(waitingLane.waiting, group, waiter),
       (waiter) => {
         if (!removeFrom(waitingLane.waiting, group, waiter)) return;
         waitingLane.waiters--;
@@ -198,6 +190,12 @@ function waitInLine(enqueue: (waiter: () => void) => void, remove: (waiter: () =
     signal.addEventListener('abort', onAbort, { once: true });
     enqueue(waiter);
   });
+}
+
+function pushTo(queues: Map<string, Array<() => void>>, group: string, waiter: () => void): void {
+  const queue = queues.get(group);
+  if (queue) queue.push(waiter);
+  else queues.set(group, [waiter]);
 }
 
 /** Takes `waiter` out of its group's queue in `queues`; false if it was not there (already served). */
