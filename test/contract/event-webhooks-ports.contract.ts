@@ -84,6 +84,16 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect(await p().webhooks.findById(w.id)).toMatchObject({ state: 'enabled', disabledAt: null, disabledReason: null, consecutiveFailures: 0, updatedAt: at(3) });
       });
 
+      it('stops the failure counter where the disable says (the threshold, when a batch counted past it)', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: w.id, failures: 13, reset: false }]));
+        expect(await p().webhooks.disable(w.id, at(1), 'consecutive_failures', 10)).toBe(true);
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ state: 'disabled', consecutiveFailures: 10 });
+        expect(await p().webhooks.disable(w.id, at(2), 'consecutive_failures', 4)).toBe(false);
+        expect((await p().webhooks.findById(w.id))!.consecutiveFailures).toBe(10);
+      });
+
       it("leaves a disabled webhook's counter as it was: attempts still in flight when it was disabled do not move it", async () => {
         if (skip()) return;
         const w = await setUp();

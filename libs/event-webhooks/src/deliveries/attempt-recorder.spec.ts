@@ -89,15 +89,26 @@ describe(AttemptRecorder.name, () => {
     expect(h.queue.take(DELIVERY_TOPIC)).toEqual([]);
   });
 
+  it('counts the failures of one batch one by one: webhook.failing tells of the one that reached half the threshold', async () => {
+    const { h, sut, webhook, claimed, attempt } = await setUp(6);
+    const failing = jest.spyOn(h.notices, 'failing');
+    const deliveries = await claimed('t');
+    await Promise.all(deliveries.map((delivery, i) => sut.record({ delivery, claimToken: 't', attempt: attempt(500 + i), success: false })));
+    expect(h.webhooks.rows.get(webhook.id)!.consecutiveFailures).toBe(4);
+    expect(failing).toHaveBeenCalledTimes(1);
+    expect(failing.mock.calls[0].slice(1)).toEqual([3, expect.objectContaining({ httpStatus: 502 })]);
+  });
+
   it('disables the webhook in the batch that reaches the threshold: its failures are skipped, waiting deliveries too', async () => {
     const { h, sut, webhook, claimed, attempt } = await setUp(2);
     const [a, b, c, d] = await claimed('t');
     h.deliveries.rows.get(d.id)!.claimToken = null; // d waits, unclaimed
     const results = await Promise.all([a, b, c].map((delivery) => sut.record({ delivery, claimToken: 't', attempt: attempt(503), success: false })));
     expect(results.map((r) => r?.outcome.status)).toEqual(['skipped', 'skipped', 'skipped']);
-    expect(h.webhooks.rows.get(webhook.id)).toMatchObject({ state: 'disabled', disabledReason: 'consecutive_failures', consecutiveFailures: 3 });
+    // the third failure came after the second disabled the webhook: the counter stops at 2
+    expect(h.webhooks.rows.get(webhook.id)).toMatchObject({ state: 'disabled', disabledReason: 'consecutive_failures', consecutiveFailures: 2 });
     expect(h.deliveries.rows.get(d.id)!.status).toBe('skipped');
-    expect(h.observer.disables).toEqual([expect.objectContaining({ webhookId: webhook.id, reason: 'consecutive_failures' })]);
+    expect(h.observer.disables).toEqual([expect.objectContaining({ webhookId: webhook.id, reason: 'consecutive_failures', consecutiveFailures: 2 })]);
     expect(h.queue.take(DELIVERY_TOPIC)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { statsRowsOf } from '../stats/webhook-stats';
 import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { disableWebhook } from '../webhooks/disable-webhook';
-import { crossedFailing, OperationalEvents } from '../webhooks/operational-events';
+import { crossedFailing, failingThreshold, OperationalEvents } from '../webhooks/operational-events';
 import { AttemptTally, FailureCount, WebhookPause, WebhookRepository } from '../webhooks/webhook.repository';
 import { afterAttempt, Attempt, AttemptOutcome, WebhookStanding } from './delivery';
 import { DeliveryRepository, DispatchDelivery, RecordedAttempt } from './delivery.repository';
@@ -119,15 +119,30 @@ export class AttemptRecorder {
     if (!failing && !disabling) return 'active';
     const webhook = await this.webhooks.findById(tally.webhookId);
     if (!webhook) return 'active';
+    // The batch's failures count one by one, in completion order: the event tells of the failure
+    // that reached half the threshold, and the counter stops at the threshold.
+    const runOfFailures = failuresAfterLastSuccess(kept, webhook.id);
     if (failing) {
-      const lastFailure = kept.filter((f) => f.delivery.webhookId === webhook.id && !f.success).at(-1)!;
-      await this.notices.failing(webhook, count.consecutiveFailures, lastFailure.attempt);
+      const threshold = failingThreshold(disableAfter);
+      await this.notices.failing(webhook, threshold, runOfFailures[threshold - before - 1].attempt);
     }
     if (!disabling) return 'active';
-    await disableWebhook({ webhooks: this.webhooks, deliveries: this.deliveries, notices: this.notices }, webhook, at, 'consecutive_failures', count.consecutiveFailures);
-    disabled.push({ webhookId: webhook.id, accountId: webhook.accountId, consecutiveFailures: count.consecutiveFailures });
+    const stoppedAt = Math.max(disableAfter, before);
+    await disableWebhook({ webhooks: this.webhooks, deliveries: this.deliveries, notices: this.notices }, webhook, at, 'consecutive_failures', stoppedAt);
+    disabled.push({ webhookId: webhook.id, accountId: webhook.accountId, consecutiveFailures: stoppedAt });
     return 'disabled';
   }
+}
+
+/** The attempts on `webhookId` that failed after its last success in the batch, in completion order. */
+function failuresAfterLastSuccess(kept: FinishedAttempt[], webhookId: string): FinishedAttempt[] {
+  const run: FinishedAttempt[] = [];
+  for (const f of kept) {
+    if (f.delivery.webhookId !== webhookId) continue;
+    if (f.success) run.length = 0;
+    else run.push(f);
+  }
+  return run;
 }
 
 /** Per webhook, in completion order: the failures after its last success, and whether it had one. */

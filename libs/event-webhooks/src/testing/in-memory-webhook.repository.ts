@@ -34,10 +34,10 @@ export class InMemoryWebhookRepository extends WebhookRepository {
     const row = this.rows.get(id);
     if (row) Object.assign(row, { state: 'enabled', consecutiveFailures: 0, disabledAt: null, disabledReason: null, updatedAt: at });
   }
-  async disable(id: string, at: Date, reason: DisabledReason) {
+  async disable(id: string, at: Date, reason: DisabledReason, consecutiveFailures?: number) {
     const row = this.rows.get(id);
     if (!row || row.state === 'disabled') return false;
-    Object.assign(row, { state: 'disabled', disabledAt: at, disabledReason: reason, updatedAt: at });
+    Object.assign(row, { state: 'disabled', disabledAt: at, disabledReason: reason, updatedAt: at }, consecutiveFailures === undefined ? {} : { consecutiveFailures });
     return true;
   }
   async replaceSecret(id: string, rotation: SecretRotation, at: Date) {

@@ -12,7 +12,9 @@ export interface DisablePorts {
 /**
  * enabled -> disabled, by the user or by the failure counter: deliveries still waiting become
  * `skipped` (recover brings them back) and `webhook.disabled` goes to the account's other
- * webhooks. False when it was already disabled (or is gone). Call inside a unit of work.
+ * webhooks. False when it was already disabled (or is gone). Call inside a unit of work. By
+ * failures, the counter stops at `consecutiveFailures` (the threshold: failures recorded in the same
+ * batch after the one that reached it came after the webhook was disabled, and count no more).
  */
 export async function disableWebhook(
   { webhooks, deliveries, notices }: DisablePorts,
@@ -21,7 +23,7 @@ export async function disableWebhook(
   reason: DisabledReason,
   consecutiveFailures: number,
 ): Promise<boolean> {
-  if (!(await webhooks.disable(webhook.id, at, reason))) return false;
+  if (!(await webhooks.disable(webhook.id, at, reason, reason === 'consecutive_failures' ? consecutiveFailures : undefined))) return false;
   await deliveries.settleWaiting(webhook.id, 'skipped');
   await notices.disabled(webhook, reason, consecutiveFailures, at);
   return true;

@@ -52,8 +52,11 @@ export abstract class WebhookRepository {
   abstract delete(id: string): Promise<void>;
   /** state enabled, failures 0, disabledAt and disabledReason null. */
   abstract enable(id: string, at: Date): Promise<void>;
-  /** enabled -> disabled, recording why; false when it was already disabled (or is gone). */
-  abstract disable(id: string, at: Date, reason: DisabledReason): Promise<boolean>;
+  /**
+   * enabled -> disabled, recording why (and, when given, the failure counter it stops at); false
+   * when it was already disabled (or is gone).
+   */
+  abstract disable(id: string, at: Date, reason: DisabledReason, consecutiveFailures?: number): Promise<boolean>;
   /**
    * Makes `rotation.sealedSecret` current and `rotation.sealedPrevious` the secrets still signing
    * beside it, only if the current secret is still `rotation.replacing` (a concurrent rotation did

@@ -126,10 +126,11 @@ export class TypeormWebhookRepository extends WebhookRepository {
     await this.db.exec("UPDATE webhooks SET state = 'enabled', consecutive_failures = 0, disabled_at = NULL, disabled_reason = NULL, updated_at = ? WHERE id = ?", [at.getTime(), id]);
   }
 
-  async disable(id: string, at: Date, reason: DisabledReason): Promise<boolean> {
+  async disable(id: string, at: Date, reason: DisabledReason, consecutiveFailures?: number): Promise<boolean> {
+    const counter = consecutiveFailures === undefined ? '' : ', consecutive_failures = ?';
     const { affected } = await this.db.exec(
-      "UPDATE webhooks SET state = 'disabled', disabled_at = ?, disabled_reason = ?, updated_at = ? WHERE id = ? AND state = 'enabled'",
-      [at.getTime(), reason, at.getTime(), id],
+      `UPDATE webhooks SET state = 'disabled', disabled_at = ?, disabled_reason = ?, updated_at = ?${counter} WHERE id = ? AND state = 'enabled'`,
+      [at.getTime(), reason, at.getTime(), ...(consecutiveFailures === undefined ? [] : [consecutiveFailures]), id],
     );
     return affected === 1;
   }
