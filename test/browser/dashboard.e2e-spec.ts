@@ -252,10 +252,11 @@ const enabled = runsHere && browserAvailable();
       await expectOneDateFormat();
       await screenshot(page, '05-delivery-log');
 
-      // Succeeded: nothing to retry.
+      // Succeeded: nothing to retry, but it can be sent once more (a receiver that lost what it got).
       const done = await openDelivery(fresh);
       await done.getByText('The endpoint answered 2xx.').waitFor();
       expect(await done.getByRole('button', { name: 'Retry now' }).count()).toBe(0);
+      await done.getByRole('button', { name: 'Resend' }).waitFor();
 
       await page.getByLabel('Status', { exact: true }).selectOption('succeeded');
       await eventually(async () => expect(await deliveryRows().count()).toBe(1), WAIT_MS);

@@ -1,6 +1,6 @@
 import { CallParking, ParkedCall, ShedFromParking } from './call-parking';
 
-const LIMITS = { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 60_000, idleRate: 10 };
+const LIMITS = { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 60_000, idleRate: 10, maxReturnMs: 60_000 };
 
 function shedAt(call: ParkedCall): number | null {
   return call.signal.aborted ? (call.signal.reason as ShedFromParking).atMs : null;
@@ -17,12 +17,14 @@ describe(CallParking.name, () => {
 
   afterEach(() => sut.stop());
 
-  it('keeps what a line starts within the horizon at its recent rate, and sheds the newest of the rest', () => {
+  it('keeps what a line starts within the horizon at its rate while calls wait, and sheds the newest of the rest', () => {
     const calls = Array.from({ length: 100 }, () => sut.park('o\na'));
-    // 20 started in the first 2 s: 10 per second, so 50 parked are kept (5 s worth).
+    // 20 of the waiting calls started over 2 s: 10 per second while saturated, so 50 parked are kept (5 s worth).
+    now += 1_000;
     for (const call of calls.slice(0, 10)) call.started();
-    now += 2_000;
+    now += 1_000;
     for (const call of calls.slice(10, 20)) call.started();
+    expect(sut.rate('o\na')).toBe(10);
     sut.sweep();
     const waiting = calls.slice(20);
     expect(waiting.slice(0, 50).every((c) => shedAt(c) === null)).toBe(true);
@@ -34,6 +36,18 @@ describe(CallParking.name, () => {
     expect(shed[29]).toBe(now + 2_500 + 3_000);
   });
 
+  it('does not judge a line by calls that never waited: little to do is not slow', () => {
+    // one call every 5 s, each starting at once, for a minute
+    for (let i = 0; i < 12; i++) {
+      sut.park('o\na').started();
+      now += 5_000;
+    }
+    expect(sut.rate('o\na')).toBeNull();
+    // then a burst: nothing of it is shed at once
+    const burst = Array.from({ length: 125 }, () => sut.park('o\na'));
+    expect(burst.every((c) => shedAt(c) === null)).toBe(true);
+  });
+
   it('never sheds a call parked for less than minParkedMs, however slow its line', () => {
     const calls = Array.from({ length: 10 }, () => sut.park('o\na'));
     now += 999;
@@ -41,77 +55,85 @@ describe(CallParking.name, () => {
     expect(calls.every((c) => shedAt(c) === null)).toBe(true);
     now += 1;
     sut.sweep();
-    // no call ever started there: nothing is kept
+    // nothing started while they waited: nothing is kept
     expect(calls.every((c) => shedAt(c) !== null)).toBe(true);
   });
 
   it('keeps a fast line whole', () => {
-    const calls = Array.from({ length: 2_000 }, () => sut.park('o\na'));
-    for (const call of calls.slice(0, 1_000)) call.started();
+    const calls = Array.from({ length: 3_000 }, () => sut.park('o\na'));
     now += 1_500;
+    for (const call of calls.slice(0, 1_000)) call.started();
     sut.sweep();
     expect(calls.slice(1_000).every((c) => shedAt(c) === null)).toBe(true);
   });
 
-  it('judges lines apart: a slow line of one account sheds, another account at the same origin keeps its calls', () => {
+  it('judges lines apart: a stalled line of one account sheds, another account at the same origin keeps its calls', () => {
     const slow = Array.from({ length: 30 }, () => sut.park('o\nslow'));
     const other = Array.from({ length: 30 }, () => sut.park('o\nother'));
+    now += 1_000;
     for (const call of other.slice(0, 10)) call.started();
-    now += 2_000;
     sut.sweep();
     expect(slow.every((c) => shedAt(c) !== null)).toBe(true);
     expect(other.every((c) => shedAt(c) === null)).toBe(true);
   });
 
-  it('brings a shed call back no earlier than its notBefore (the end of a pause), and spaces later returns after it', () => {
-    const pauseEnd = now + 60_000;
-    const calls = Array.from({ length: 3 }, () => sut.park('o\na', () => pauseEnd));
-    now += 1_000;
-    sut.sweep();
-    expect(calls.map(shedAt)).toEqual([pauseEnd, pauseEnd + 100, pauseEnd + 200]);
-  });
-
-  it('continues the spacing of earlier returns when more calls are shed later', () => {
-    const first = Array.from({ length: 20 }, () => sut.park('o\na'));
-    now += 1_000;
-    sut.sweep();
-    const last = shedAt(first[19])!;
-    const later = Array.from({ length: 2 }, () => sut.park('o\na'));
-    now += 1_000;
-    sut.sweep();
-    expect(later.map(shedAt)).toEqual([last + 100, last + 200]);
-  });
-
   it('sheds a new call at once where the line is known to be slow and has all it keeps parked, or where a pause outlasts the horizon', () => {
-    sut.park('o\na').started();
-    // 1 call per second: the line keeps 5 parked
-    const kept = Array.from({ length: 5 }, () => sut.park('o\na'));
-    expect(kept.every((c) => shedAt(c) === null)).toBe(true);
-    // its rate is not known yet: a sixth waits for a sweep
-    expect(shedAt(sut.park('o\na'))).toBeNull();
+    const waiting = Array.from({ length: 6 }, () => sut.park('o\na'));
     now += 1_000;
-    const late = sut.park('o\na');
-    expect(shedAt(late)).not.toBeNull();
-    expect(sut.parked('o\na')).toBe(6);
+    waiting[0].started();
+    // 1 call per second while saturated: the line keeps 5 parked, and has them
+    expect(sut.parked('o\na')).toBe(5);
+    expect(shedAt(sut.park('o\na'))).not.toBeNull();
+    waiting[1].started();
+    expect(shedAt(sut.park('o\na'))).toBeNull();
 
     const pauseEnd = now + 30_000;
     expect(shedAt(sut.park('o\nb', () => pauseEnd))).toBe(pauseEnd);
     expect(shedAt(sut.park('o\nc', () => now + 4_000))).toBeNull();
   });
 
-  it('never sheds a call at once in a line with nothing parked, however long ago its last start', () => {
-    sut.park('o\na').started();
-    now += 60_000;
-    expect(shedAt(sut.park('o\na'))).toBeNull();
+  it('brings a shed call back no earlier than its notBefore (the end of a pause), and spaces later returns after it', () => {
+    const pauseEnd = now + 4_900;
+    const calls = Array.from({ length: 3 }, () => sut.park('o\na', () => pauseEnd));
+    now += 1_000;
+    sut.sweep();
+    expect(calls.map(shedAt)).toEqual([pauseEnd, pauseEnd + 100, pauseEnd + 200]);
   });
 
-  it('forgets a line once nothing is parked or started there', () => {
-    const call = sut.park('o\na');
-    call.started();
-    expect(sut.rate('o\na')).toBe(1);
+  it('continues the spacing of earlier returns when more calls are shed later, and brings none back later than maxReturnMs', () => {
+    const first = Array.from({ length: 20 }, () => sut.park('o\na'));
+    now += 1_000;
+    sut.sweep();
+    const last = shedAt(first[19])!;
+    expect(last).toBe(now + 2_500 + 2_000);
+    const later = Array.from({ length: 2 }, () => sut.park('o\na'));
+    now += 1_000;
+    sut.sweep();
+    // (the newer one was shed at once, parked behind the older one in a stalled line; the older one at the sweep)
+    expect(later.map(shedAt).sort()).toEqual([last + 100, last + 200]);
+    const many = Array.from({ length: 1_000 }, () => sut.park('o\na'));
+    now += 1_000;
+    sut.sweep();
+    expect(Math.max(...many.map((c) => shedAt(c)!))).toBeLessThanOrEqual(now + 60_000);
+  });
+
+  it('forgets a line once nothing is parked or counted there', () => {
+    const calls = Array.from({ length: 3 }, () => sut.park('o\na'));
+    now += 1_500;
+    for (const call of calls) call.started();
+    expect(sut.rate('o\na')).toBe(2);
     now += 11_000;
     sut.sweep();
-    expect(sut.rate('o\na')).toBe(0);
+    expect(sut.rate('o\na')).toBeNull();
     expect(sut.parked('o\na')).toBe(0);
+  });
+
+  it('never sheds a call at once in a line with nothing parked, however slow it was', () => {
+    const calls = Array.from({ length: 3 }, () => sut.park('o\na'));
+    now += 5_000;
+    calls[0].started();
+    calls[1].left();
+    calls[2].left();
+    expect(shedAt(sut.park('o\na'))).toBeNull();
   });
 });

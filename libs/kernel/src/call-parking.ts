@@ -4,21 +4,27 @@
  * A dispatcher holds a bounded number of queue items. Without a bound per line, one account's
  * backlog parked behind a slow or paused receiver fills them, and the queue, which hands work out
  * oldest first, keeps every other account's items until that backlog shrinks. So a line keeps in
- * memory what it will start within `horizonMs` at the rate its calls have lately been starting; the
- * rest is shed: handed back to the queue, each due when the line should be ready for it.
+ * memory what it will start within `horizonMs` at the rate it starts calls while some wait (its
+ * capacity: a line that merely has little to do is not slow); the rest is shed, handed back to the
+ * queue, each due when the line should be ready for it.
  */
 export interface ParkingLimits {
-  /** What a line keeps parked: the calls it starts in this long, at its recent rate. */
+  /** What a line keeps parked: the calls it starts in this long, at its rate while saturated. */
   horizonMs: number;
-  /** A call parked for less is never shed: a burst at a fast receiver is not a backlog. */
+  /**
+   * A call parked for less is never shed, and a line is judged only after its calls waited this
+   * long in the last RATE_WINDOW_S (a burst at a fast receiver is not a backlog).
+   */
   minParkedMs: number;
   /** How often lines are looked at. */
   sweepEveryMs: number;
-  /** Calls per second assumed for a line that started none lately (a paused receiver), to space its returns. */
+  /** Calls per second assumed for a line that started none while calls waited (a hanging or paused receiver), to space its returns. */
   idleRate: number;
+  /** No shed call is due later than this from now: a receiver that recovered meanwhile gets its backlog back soon. */
+  maxReturnMs: number;
 }
 
-export const DEFAULT_PARKING_LIMITS: ParkingLimits = { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 500, idleRate: 16 };
+export const DEFAULT_PARKING_LIMITS: ParkingLimits = { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 500, idleRate: 16, maxReturnMs: 60_000 };
 
 /** Why a parked call's wait was aborted: it was shed, and should come back at `atMs`. */
 export class ShedFromParking extends Error {
@@ -27,14 +33,17 @@ export class ShedFromParking extends Error {
   }
 }
 
-/** Recent starts are counted per second over this many seconds. */
+/** A line's saturated time and starts are kept per second over this many seconds. */
 const RATE_WINDOW_S = 10;
 
 interface Line {
   parked: Set<ParkedCall>;
-  startsPerSecond: number[];
-  secondOf: number[];
-  firstStartMs: number | null;
+  /** Per second of the window: the time some call waited, and the calls started meanwhile. */
+  second: number[];
+  busyMs: number[];
+  starts: number[];
+  /** While calls wait: up to when their waiting time has been counted. */
+  busyCountedTo: number | null;
   /** Where the next shed call's return goes: returns are spaced at the line's rate. */
   returnCursorMs: number;
 }
@@ -79,21 +88,21 @@ export class CallParking {
 
   /**
    * A call of `line` begins to wait for its places. It is shed at once when the line is known to
-   * be slow (its rate measured for minParkedMs) and has as many parked as it keeps (one at least: a
-   * line that started nothing lately but has nothing waiting is idle, not slow), or when it may
-   * not start before the horizon anyway (a pause): so a backlog is skimmed at the speed the queue
-   * hands it out, not a dispatcher's worth of items per minParkedMs.
+   * be slow (judged on its saturated time) and has as many parked as it keeps (one at least), or
+   * when it may not start before the horizon anyway (a pause): so a backlog is skimmed at the speed
+   * the queue hands it out, not a dispatcher's worth of items per minParkedMs.
    */
   park(line: string, notBeforeMs: () => number = () => 0): ParkedCall {
     const nowMs = this.nowMs();
     const state = this.lineOf(line);
     const call = new ParkedCall(this, line, nowMs, notBeforeMs);
-    const rate = this.rateOf(state, nowMs);
-    const known = state.firstStartMs !== null && nowMs - state.firstStartMs >= this.limits.minParkedMs;
-    if ((known && state.parked.size >= Math.max(1, this.keepOf(rate))) || notBeforeMs() - nowMs > this.limits.horizonMs) {
+    const rate = state.parked.size > 0 ? this.rateOf(state, nowMs) : null;
+    if ((rate !== null && state.parked.size >= Math.max(1, this.keepOf(rate))) || notBeforeMs() - nowMs > this.limits.horizonMs) {
       this.shed(state, [call], nowMs, rate);
       return call;
     }
+    this.countBusy(state, nowMs);
+    if (state.parked.size === 0) state.busyCountedTo = nowMs;
     state.parked.add(call);
     if (!this.stopped) this.timer ??= setInterval(() => this.sweep(), this.limits.sweepEveryMs).unref();
     return call;
@@ -101,16 +110,13 @@ export class CallParking {
 
   leave(call: ParkedCall, started: boolean): void {
     const line = this.lines.get(call.line);
-    if (!line || !line.parked.delete(call) || !started) return;
+    if (!line || !line.parked.has(call)) return;
     const nowMs = this.nowMs();
-    const second = Math.floor(nowMs / 1000);
-    const slot = second % RATE_WINDOW_S;
-    if (line.secondOf[slot] !== second) {
-      line.secondOf[slot] = second;
-      line.startsPerSecond[slot] = 0;
-    }
-    line.startsPerSecond[slot]++;
-    line.firstStartMs ??= nowMs;
+    this.countBusy(line, nowMs);
+    line.parked.delete(call);
+    // A start counts when calls waited for it: the line was saturated, so it tells its capacity.
+    if (started && (call.parkedAtMs < nowMs || line.parked.size > 0)) line.starts[this.slotOf(line, nowMs)]++;
+    this.afterRemoval(line);
   }
 
   /** Calls of `line` parked now. */
@@ -118,10 +124,10 @@ export class CallParking {
     return this.lines.get(line)?.parked.size ?? 0;
   }
 
-  /** Calls per second `line` started lately. */
-  rate(line: string): number {
+  /** Calls per second `line` started while calls waited, over the window; null until they waited minParkedMs in it. */
+  rate(line: string): number | null {
     const state = this.lines.get(line);
-    return state ? this.rateOf(state, this.nowMs()) : 0;
+    return state ? this.rateOf(state, this.nowMs()) : null;
   }
 
   /** Sheds, in every line, the parked calls beyond what it starts within the horizon (the newest first to go). */
@@ -130,9 +136,10 @@ export class CallParking {
     for (const [key, line] of this.lines) {
       const rate = this.rateOf(line, nowMs);
       if (line.parked.size === 0) {
-        if (rate === 0) this.lines.delete(key);
+        if (this.windowEmpty(line, nowMs)) this.lines.delete(key);
         continue;
       }
+      if (rate === null) continue;
       const keep = this.keepOf(rate);
       if (line.parked.size <= keep) continue;
       const beyond: ParkedCall[] = [];
@@ -163,35 +170,71 @@ export class CallParking {
     return Math.ceil((rate * this.limits.horizonMs) / 1000);
   }
 
-  /** Sheds `calls` (in their order): each comes back after the one before, spaced at the line's rate, from half a horizon on. */
-  private shed(line: Line, calls: ParkedCall[], nowMs: number, rate: number): void {
-    const spacingMs = 1000 / (rate > 0 ? rate : this.limits.idleRate);
+  /**
+   * Sheds `calls` (in their order): each comes back after the one before, spaced at the line's rate,
+   * from half a horizon on (or its pause's end), and no later than maxReturnMs after that.
+   */
+  private shed(line: Line, calls: ParkedCall[], nowMs: number, rate: number | null): void {
+    const spacingMs = 1000 / (rate ? rate : this.limits.idleRate);
     let cursor = Math.max(line.returnCursorMs, nowMs + this.limits.horizonMs / 2);
     for (const call of calls) {
-      cursor = Math.max(cursor + spacingMs, call.notBeforeMs());
-      line.parked.delete(call);
+      const notBefore = call.notBeforeMs();
+      cursor = Math.min(Math.max(cursor + spacingMs, notBefore), Math.max(nowMs, notBefore) + this.limits.maxReturnMs);
+      if (line.parked.delete(call)) this.afterRemoval(line);
       call.shed(Math.ceil(cursor));
     }
     line.returnCursorMs = cursor;
   }
 
+  private afterRemoval(line: Line): void {
+    if (line.parked.size === 0) line.busyCountedTo = null;
+  }
+
   private lineOf(key: string): Line {
     let line = this.lines.get(key);
     if (!line) {
-      line = { parked: new Set(), startsPerSecond: new Array(RATE_WINDOW_S).fill(0), secondOf: new Array(RATE_WINDOW_S).fill(-1), firstStartMs: null, returnCursorMs: 0 };
+      const slots = () => new Array<number>(RATE_WINDOW_S).fill(0);
+      line = { parked: new Set(), second: new Array<number>(RATE_WINDOW_S).fill(-1), busyMs: slots(), starts: slots(), busyCountedTo: null, returnCursorMs: 0 };
       this.lines.set(key, line);
     }
     return line;
   }
 
-  /** Starts over the window, per second of it (of the time since the line's first start, when shorter; at least a second). */
-  private rateOf(line: Line, nowMs: number): number {
-    if (line.firstStartMs === null) return 0;
+  /** The slot of `nowMs`'s second, emptied if it held an older second. */
+  private slotOf(line: Line, nowMs: number): number {
     const second = Math.floor(nowMs / 1000);
+    const slot = second % RATE_WINDOW_S;
+    if (line.second[slot] !== second) {
+      line.second[slot] = second;
+      line.busyMs[slot] = 0;
+      line.starts[slot] = 0;
+    }
+    return slot;
+  }
+
+  /** Adds the time calls have waited since it was last counted (sweeps count it at least every sweepEveryMs). */
+  private countBusy(line: Line, nowMs: number): void {
+    if (line.busyCountedTo === null) return;
+    line.busyMs[this.slotOf(line, nowMs)] += Math.max(0, nowMs - line.busyCountedTo);
+    line.busyCountedTo = nowMs;
+  }
+
+  private rateOf(line: Line, nowMs: number): number | null {
+    this.countBusy(line, nowMs);
+    const second = Math.floor(nowMs / 1000);
+    let busyMs = 0;
     let starts = 0;
-    for (let slot = 0; slot < RATE_WINDOW_S; slot++) if (second - line.secondOf[slot] < RATE_WINDOW_S) starts += line.startsPerSecond[slot];
-    const spanS = Math.min(RATE_WINDOW_S, Math.max(1, (nowMs - line.firstStartMs) / 1000));
-    return starts / spanS;
+    for (let slot = 0; slot < RATE_WINDOW_S; slot++) {
+      if (second - line.second[slot] >= RATE_WINDOW_S) continue;
+      busyMs += line.busyMs[slot];
+      starts += line.starts[slot];
+    }
+    return busyMs < this.limits.minParkedMs ? null : starts / (busyMs / 1000);
+  }
+
+  private windowEmpty(line: Line, nowMs: number): boolean {
+    const second = Math.floor(nowMs / 1000);
+    return line.second.every((s, slot) => second - s >= RATE_WINDOW_S || (line.busyMs[slot] === 0 && line.starts[slot] === 0));
   }
 }
 

@@ -19,7 +19,7 @@ const STATUS_MEANING: Record<Delivery['status'], string> = {
 };
 
 /** Retrying makes sense only where no success is recorded and the delivery is not cancelled. */
-export const RETRYABLE: ReadonlySet<Delivery['status']> = new Set(['failed', 'skipped', 'retrying']);
+export const RETRYABLE: ReadonlySet<Delivery['status']> = new Set(['failed', 'skipped', 'retrying', 'succeeded']);
 
 /** One delivery in full: the envelope as sent (from the event feed), every attempt, and retry where it makes sense. */
 export function DeliveryDetail({
@@ -55,7 +55,7 @@ export function DeliveryDetail({
         <div class="actions">
           {enabled && RETRYABLE.has(delivery.status) ? (
             <button type="button" class="primary" disabled={busy} onClick={onRetry}>
-              Retry now
+              {delivery.status === 'succeeded' ? 'Resend' : 'Retry now'}
             </button>
           ) : null}
           <button type="button" onClick={onClose}>

@@ -42,7 +42,7 @@ export function DeliveryLog({
 
   const retry = useAction(async (delivery: Delivery) => {
     await api.retryDelivery(webhookId, delivery.id);
-    setNotice(`Retry of ${delivery.eventType} (${delivery.eventId}) queued: one more attempt now, same event id.`);
+    setNotice(`${delivery.status === 'succeeded' ? 'Resend' : 'Retry'} of ${delivery.eventType} (${delivery.eventId}) queued: one more attempt now, same event id.`);
     await list.refresh();
   });
   const find = useAction(async (wanted: string) => {
