@@ -315,13 +315,19 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect(await p().deliveries.abandon(stale.id)).toBe(false);
         // A handler failure postpones a waiting delivery at its seq to when its item comes back: no longer stale.
         const failing = await stored(w, { nextAttemptAt: at(-10 * 60_000) });
-        await p().deliveries.postpone(failing.id, failing.seq + 1, at(HOUR));
+        await p().deliveries.postpone([{ id: failing.id, seq: failing.seq + 1, at: at(HOUR) }]);
         expect(await find(w, failing.id)).toMatchObject({ nextAttemptAt: at(-10 * 60_000) });
-        await p().deliveries.postpone(failing.id, failing.seq, at(30_000));
+        // several in one statement, each at its own seq and time
+        const other = await stored(w, { nextAttemptAt: at(-10 * 60_000) });
+        await p().deliveries.postpone([
+          { id: failing.id, seq: failing.seq, at: at(30_000) },
+          { id: other.id, seq: other.seq, at: at(40_000) },
+        ]);
         expect(await find(w, failing.id)).toMatchObject({ nextAttemptAt: at(30_000) });
+        expect(await find(w, other.id)).toMatchObject({ nextAttemptAt: at(40_000) });
         expect((await p().deliveries.rescheduleStale(at(-60_000), T0, 100)).map((d) => d.id)).not.toContain(failing.id);
         await stored(w, { status: 'retrying', nextAttemptAt: at(HOUR) });
-        expect(await p().deliveries.settleWaiting(w.id, 'skipped')).toBe(3);
+        expect(await p().deliveries.settleWaiting(w.id, 'skipped')).toBe(4);
         expect(await find(w, fresh.id)).toMatchObject({ status: 'skipped', nextAttemptAt: null });
       });
     });

@@ -28,6 +28,12 @@ export interface DispatchJob {
   webhookPausedUntil: Date | null;
 }
 
+export interface Postponement {
+  id: string;
+  seq: number;
+  at: Date;
+}
+
 export interface ClaimRequest {
   id: string;
   seq: number;
@@ -98,8 +104,11 @@ export abstract class DeliveryRepository {
   abstract rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]>;
   /** A waiting delivery whose work keeps failing (not its calls: the handler itself) becomes `failed`, claim released. */
   abstract abandon(id: string): Promise<boolean>;
-  /** A waiting delivery at `seq` whose handler threw is due again at `at` (its queue item comes back then). */
-  abstract postpone(id: string, seq: number, at: Date): Promise<void>;
+  /**
+   * Each waiting delivery at its `seq` is due again at its `at` (its queue item comes back then: its
+   * handler threw, or its call was sent back to the queue to wait there); in one statement.
+   */
+  abstract postpone(postponements: Postponement[]): Promise<void>;
   /** Waiting deliveries of the webhook to `status`; returns how many. */
   abstract settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number>;
   /**

@@ -8,6 +8,7 @@ import {
   NewDelivery,
   RecordedAttempt,
   ScheduledDelivery,
+  Postponement,
   WaitingSummary,
 } from '../deliveries/delivery.repository';
 import { isCurrentWork, nextSeq, rescheduledWork, seqUnchanged } from '../../../kernel/src';
@@ -124,9 +125,11 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     Object.assign(row, { status: T.abandonedTo, nextAttemptAt: null, claimedUntil: null, claimToken: null, seq: nextSeq(row.seq) });
     return true;
   }
-  async postpone(id: string, seq: number, at: Date) {
-    const row = this.rows.get(id);
-    if (row && row.seq === seq && isWaiting(row.status)) row.nextAttemptAt = new Date(at.getTime());
+  async postpone(postponements: Postponement[]) {
+    for (const { id, seq, at } of postponements) {
+      const row = this.rows.get(id);
+      if (row && row.seq === seq && isWaiting(row.status)) row.nextAttemptAt = new Date(at.getTime());
+    }
   }
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled') {
     const rows = [...this.rows.values()].filter((r) => r.webhookId === webhookId && isWaiting(r.status));

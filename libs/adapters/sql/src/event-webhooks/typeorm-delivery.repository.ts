@@ -8,6 +8,7 @@ import {
   NewDelivery,
   RecordedAttempt,
   ScheduledDelivery,
+  Postponement,
   WaitingSummary,
 } from '../../../../event-webhooks/src/deliveries/delivery.repository';
 import { rescheduleStaleRows } from '../reschedule-stale';
@@ -213,8 +214,14 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     return affected === 1;
   }
 
-  async postpone(id: string, seq: number, at: Date): Promise<void> {
-    await this.db.exec(`UPDATE deliveries SET next_attempt_at = ? WHERE id = ? AND seq = ? AND status IN (${WAITING})`, [at.getTime(), id, seq]);
+  async postpone(postponements: Postponement[]): Promise<void> {
+    if (postponements.length === 0) return;
+    const ids = postponements.map((p) => p.id);
+    const byId = `CASE id ${postponements.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+    await this.db.exec(
+      `UPDATE deliveries SET next_attempt_at = ${byId} WHERE id IN (${placeholders(ids)}) AND seq = ${byId} AND status IN (${WAITING})`,
+      [...postponements.flatMap((p) => [p.id, p.at.getTime()]), ...ids, ...postponements.flatMap((p) => [p.id, p.seq])],
+    );
   }
 
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number> {
