@@ -272,6 +272,36 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
       expect(second.work.deliveryCount).toBe(2);
     });
 
+    it('hands back, each at its own time, many items that asked for a retry together (stored in batches)', async () => {
+      const p = await start();
+      const topic = uniqueTopic();
+      const asked = new Map<number, number>();
+      const again = new Map<number, { at: number; deliveryCount: number }>();
+      await p.queue.consume(
+        topic,
+        async (work) => {
+          const n = (work.payload as { n: number }).n;
+          if (!asked.has(n)) {
+            const at = Date.now() + 300 + 10 * (n % 40);
+            asked.set(n, at);
+            return { kind: 'retry', at: new Date(at) };
+          }
+          again.set(n, { at: Date.now(), deliveryCount: work.deliveryCount });
+          return done;
+        },
+        { concurrency: 200 },
+      );
+      await enqueueIn(
+        p,
+        Array.from({ length: 200 }, (_, n) => ({ topic, payload: { n } })),
+      );
+      await waitFor('200 items back', () => again.size === 200, 15_000);
+      for (const [n, back] of again) {
+        expect(back.at).toBeGreaterThanOrEqual(asked.get(n)!);
+        expect(back.deliveryCount).toBe(2);
+      }
+    });
+
     it('hands an item over again after its handler threw', async () => {
       const p = await start();
       const topic = uniqueTopic();

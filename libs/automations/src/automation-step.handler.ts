@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { accountShare, acquireCallPlaces, CallParking, Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, placesOrShed, ReceivedWork, ShedFromParking, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
+import { accountShare, acquireCallPlaces, CallParking, Clock, isCurrentWork, Lanes, nextRetryAt, nextSeq, originOf, parkingLimits, placesOrShed, ReceivedWork, ShedFromParking, UnitOfWork, WorkHandler, WorkOutcome, WorkQueue } from '../../kernel/src';
 import { parseExactJson, renderStepBody, TemplateError, WebhookTargetCaller, WebhookTargetsService } from '../../webhook-targets/src';
 import { AutomationObserver } from './automation-observer';
 import { RunRepository } from './automations.repository';
@@ -63,7 +63,7 @@ export class AutomationStepHandler extends WorkHandler {
       () => concurrency,
       () => accountShare(concurrency),
     );
-    this.parking = new CallParking(undefined, () => clock.nowMs());
+    this.parking = new CallParking(parkingLimits(settings.originConcurrency), () => clock.nowMs());
   }
 
   /** More items are welcome while fewer than the call places wait for one; items no free place would start do not count. */

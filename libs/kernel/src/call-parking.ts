@@ -18,13 +18,20 @@ export interface ParkingLimits {
   minParkedMs: number;
   /** How often lines are looked at. */
   sweepEveryMs: number;
-  /** Calls per second assumed for a line that started none while calls waited (a hanging or paused receiver), to space its returns. */
+  /**
+   * Calls per second assumed for a line that started none while calls waited (a hanging or paused
+   * receiver), to space its returns: its origin's places, the pace a receiver that recovered and
+   * answers within a second takes them at.
+   */
   idleRate: number;
   /** No shed call is due later than this from now: a receiver that recovered meanwhile gets its backlog back soon. */
   maxReturnMs: number;
 }
 
-export const DEFAULT_PARKING_LIMITS: ParkingLimits = { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 500, idleRate: 16, maxReturnMs: 60_000 };
+/** The limits of lines whose origin has `placesPerOrigin` calls in flight at most. */
+export function parkingLimits(placesPerOrigin: number): ParkingLimits {
+  return { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 500, idleRate: placesPerOrigin, maxReturnMs: 60_000 };
+}
 
 /** Why a parked call's wait was aborted: it was shed, and should come back at `atMs`. */
 export class ShedFromParking extends Error {
@@ -82,7 +89,7 @@ export class CallParking {
   private stopped = false;
 
   constructor(
-    private readonly limits: ParkingLimits = DEFAULT_PARKING_LIMITS,
+    private readonly limits: ParkingLimits,
     private readonly nowMs: () => number = Date.now,
   ) {}
 

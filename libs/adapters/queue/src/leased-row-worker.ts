@@ -1,5 +1,5 @@
 import { Batcher, Clock, WorkOutcome } from '../../../kernel/src';
-import { ClaimedRow, LeasedRows } from './leased-rows';
+import { ClaimedRow, LeasedRows, Reschedule } from './leased-rows';
 import { afterHandlerFailure, describeError, QueueLogger, runHandler, warnAtMostEvery } from './work-items';
 
 export interface LeasedRowWorkerOptions {
@@ -51,6 +51,8 @@ export class LeasedRowWorker {
   private failing = false;
   /** Rows done (acked) together: one DELETE for all outcomes that arrive at about the same time. */
   private readonly completions: Batcher<ClaimedRow, boolean>;
+  /** Retries asked for at about the same time share one UPDATE (a backlog sent back to the queue comes in hundreds). */
+  private readonly reschedules: Batcher<Reschedule, boolean>;
 
   constructor(
     private readonly rows: LeasedRows,
@@ -62,6 +64,10 @@ export class LeasedRowWorker {
     this.completions = new Batcher(async (done) => {
       const kept = await this.rows.completeMany(done);
       return done.map((row) => kept.has(row.id));
+    }, { maxSize: MAX_SETTLE });
+    this.reschedules = new Batcher(async (asked) => {
+      const kept = await this.rows.rescheduleMany(asked);
+      return asked.map((r) => kept.has(r.id));
     }, { maxSize: MAX_SETTLE });
   }
 
@@ -134,7 +140,8 @@ export class LeasedRowWorker {
     );
     if (entry.released) return;
     try {
-      const kept = outcome.kind === 'retry' ? await this.rows.reschedule(row.id, row.token, outcome.at.getTime(), failed) : await this.completions.submit(row);
+      const kept =
+        outcome.kind === 'retry' ? await this.reschedules.submit({ id: row.id, token: row.token, atMs: outcome.at.getTime(), failed }) : await this.completions.submit(row);
       if (outcome.kind === 'drop') this.logger.warn({ msg: 'work item dropped', queue: this.options.label, workId: row.id, reason: outcome.reason });
       if (!kept) this.logger.warn({ msg: 'work item lease expired before its outcome; it may run twice', queue: this.options.label, workId: row.id, outcome: outcome.kind });
     } catch (error) {

@@ -20,6 +20,14 @@ export interface NewLeasedRow {
   extra?: Record<string, string | number>;
 }
 
+export interface Reschedule {
+  id: string;
+  token: string;
+  atMs: number;
+  /** A handler failure, counted on the row. */
+  failed: boolean;
+}
+
 export interface ClaimedRow {
   id: string;
   topic: string;
@@ -144,6 +152,25 @@ export class LeasedRows {
     const others = await this.db.query<{ id: string }>(`SELECT id FROM ${this.table.name} WHERE id IN (${marks(ids)})`, ids);
     const lost = new Set(others.map((r) => r.id));
     return new Set(ids.filter((id) => !lost.has(id)));
+  }
+
+  /** reschedule for many rows in one statement; returns the ids whose lease was still held. */
+  async rescheduleMany(rows: Reschedule[]): Promise<Set<string>> {
+    if (rows.length === 1) {
+      const [{ id, token, atMs, failed }] = rows;
+      return (await this.reschedule(id, token, atMs, failed)) ? new Set([id]) : new Set();
+    }
+    const ids = rows.map((r) => r.id);
+    const tokens = [...new Set(rows.map((r) => r.token))];
+    const byId = `CASE id ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END`;
+    const { affected } = await this.db.exec(
+      `UPDATE ${this.table.name} SET available_at = ${byId}, lease_token = NULL, failures = failures + ${byId} WHERE id IN (${marks(ids)}) AND lease_token IN (${marks(tokens)})`,
+      [...rows.flatMap((r) => [r.id, r.atMs]), ...rows.flatMap((r) => [r.id, r.failed ? 1 : 0]), ...ids, ...tokens],
+    );
+    if (affected === rows.length) return new Set(ids);
+    // Some leases ran out meanwhile: those rows are gone or held under another token.
+    const freed = await this.db.query<{ id: string }>(`SELECT id FROM ${this.table.name} WHERE id IN (${marks(ids)}) AND lease_token IS NULL`, ids);
+    return new Set(freed.map((r) => r.id));
   }
 
   /** Frees the row again from `atMs` on, counting a handler failure when it was one. False when the lease was lost meanwhile. */

@@ -1,4 +1,4 @@
-import { accountShare, acquireCallPlaces, CallParking, DEFAULT_PARKING_LIMITS, Lanes, ParkingLimits, placesOrShed, ShedFromParking } from '../../../kernel/src';
+import { accountShare, acquireCallPlaces, CallParking, Lanes, ParkingLimits, parkingLimits, placesOrShed, ShedFromParking } from '../../../kernel/src';
 
 export type AttemptClass = 'first' | 'retry';
 
@@ -40,9 +40,9 @@ export class DispatchLanes {
   constructor(
     private readonly limits: DispatchLaneLimits,
     private readonly nowMs: () => number = Date.now,
-    parkingLimits: ParkingLimits = DEFAULT_PARKING_LIMITS,
+    parking: ParkingLimits = parkingLimits(limits.perOrigin),
   ) {
-    this.parking = new CallParking(parkingLimits, nowMs);
+    this.parking = new CallParking(parking, nowMs);
     for (const [name, value] of Object.entries(limits)) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
     }

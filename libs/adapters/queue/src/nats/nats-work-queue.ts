@@ -70,6 +70,8 @@ export class NatsWorkQueue extends WorkQueue {
   private readonly cleared: Batcher<string[], void>;
   /** Rows published at about the same time share messages: see publishTogether. */
   private readonly publisher: Batcher<PublishableRow, unknown>;
+  /** Retries asked for at about the same time share one INSERT (a backlog sent back to the queue comes in hundreds). */
+  private readonly retries: Batcher<NewLeasedRow, void>;
   private readonly logger: QueueLogger;
   private readonly settings: Required<Omit<NatsWorkQueueOptions, 'servers' | 'prefix' | 'replicas' | 'logger' | 'connect'>>;
 
@@ -106,6 +108,7 @@ export class NatsWorkQueue extends WorkQueue {
       return lists.map(() => undefined);
     }, { maxSize: 8 });
     this.publisher = new Batcher((rows) => this.publishTogether(rows), { maxSize: MAX_ITEMS_PER_MESSAGE, maxConcurrent: MAX_PUBLISHES_IN_FLIGHT });
+    this.retries = new Batcher(async (rows) => (await this.store(rows), rows.map(() => undefined)), { maxSize: 256, maxConcurrent: 1 });
     this.topology = new JetStreamTopology(options.prefix, options.replicas ?? 1);
     const servers = (Array.isArray(options.servers) ? options.servers : options.servers.split(',')).map((s) => s.trim()).filter(Boolean);
     this.link = new NatsLink({
@@ -225,17 +228,15 @@ export class NatsWorkQueue extends WorkQueue {
 
   /** A retry is a new outbox row due at `at`, carrying the work id and the deliveries so far. */
   private scheduleRetry(work: ReceivedWork, at: Date): Promise<void> {
-    return this.store([
-      {
-        id: newId('wrk'),
-        topic: work.topic,
-        payload: JSON.stringify(work.payload),
-        dedupKey: null,
-        availableAt: at.getTime(),
-        failures: work.failures,
-        extra: { work_id: work.id, prior_deliveries: work.deliveryCount },
-      },
-    ]);
+    return this.retries.submit({
+      id: newId('wrk'),
+      topic: work.topic,
+      payload: JSON.stringify(work.payload),
+      dedupKey: null,
+      availableAt: at.getTime(),
+      failures: work.failures,
+      extra: { work_id: work.id, prior_deliveries: work.deliveryCount },
+    });
   }
 
   /**
