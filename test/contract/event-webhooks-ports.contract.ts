@@ -241,6 +241,21 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect([...(await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(60_001), at(120_000), 'third')).keys()]).toEqual([d.id]);
       });
 
+      it("tells with each claim its webhook's pause, and takes an unused claim back, the delivery due later", async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const d = await stored(w);
+        const until = at(30_000);
+        await p().webhooks.pauseUntil([{ webhookId: w.id, until }]);
+        const won = await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(1), at(60_000), 'token');
+        expect(won.get(d.id)).toEqual({ webhookVersion: expect.any(Number), webhookPausedUntil: until });
+        expect(await p().deliveries.releaseClaim(d.id, 'other', until)).toBe(false);
+        expect(await p().deliveries.releaseClaim(d.id, 'token', until)).toBe(true);
+        expect(await find(w, d.id)).toMatchObject({ claimedUntil: null, nextAttemptAt: until, seq: 0, status: 'pending' });
+        expect((await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(2), at(60_000), 'early')).size).toBe(0);
+        expect((await p().deliveries.claimMany([{ id: d.id, seq: 0 }], until, at(90_000), 'due')).get(d.id)?.webhookPausedUntil).toEqual(until);
+      });
+
       it('records an attempt with its outcome: seq and count up, claim released, the attempt listed', async () => {
         if (skip()) return;
         const w = await setUp();

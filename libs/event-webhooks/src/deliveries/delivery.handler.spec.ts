@@ -248,6 +248,37 @@ describe(DeliveryHandler.name, () => {
     expect(h.http.requests.map((r) => r.url)).toEqual(['https://hooks.example.com/in', 'https://moved.example.com/in']);
   });
 
+  it('honours a Retry-After pause another dispatcher recorded while the delivery waited in its lane: no call before it ends', async () => {
+    await setUp({ originConcurrency: 1 });
+    const { webhook } = await createWebhook();
+    await publish();
+    await publish();
+    const [first, second] = h.queue.take(DELIVERY_TOPIC);
+    let release!: () => void;
+    const post = h.http.post.bind(h.http);
+    h.http.post = async (request) => {
+      if (h.http.requests.length === 0) await new Promise<void>((resolve) => (release = resolve));
+      return post(request);
+    };
+    const running = sut.handle(asWork(first));
+    await new Promise((r) => setImmediate(r));
+    const waiting = sut.handle(asWork(second));
+    await new Promise((r) => setImmediate(r));
+    // meanwhile another process's call got a 429 with Retry-After: 30
+    const until = new Date(h.clock.nowMs() + 30_000);
+    await h.webhooks.pauseUntil([{ webhookId: webhook.id, until }]);
+    release();
+    await running;
+    await expect(waiting).resolves.toEqual({ kind: 'retry', at: until });
+    expect(h.http.requests).toHaveLength(1);
+    const secondId = (second.payload as { deliveryId: string }).deliveryId;
+    expect(h.deliveries.rows.get(secondId)).toMatchObject({ claimToken: null, nextAttemptAt: until, attemptCount: 0 });
+    // once it ends, the item that comes back makes the call
+    h.clock.set(until);
+    await expect(sut.handle(asWork(second))).resolves.toEqual({ kind: 'done' });
+    expect(h.http.requests).toHaveLength(2);
+  });
+
   it("frees the origin's place once the call has answered, while its outcome is still being recorded", async () => {
     await setUp({ originConcurrency: 1 });
     await createWebhook();

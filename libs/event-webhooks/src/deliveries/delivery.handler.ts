@@ -4,7 +4,7 @@ import { Batcher, callOutcome, Clock, isCurrentWork, Lanes, originOf, OutboundHt
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { AttemptRecorder, FinishedAttempt, RecordResult } from './attempt-recorder';
 import { Attempt, isWaiting } from './delivery';
-import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob, Postponement } from './delivery.repository';
+import { ClaimRequest, DeliveryRepository, DispatchDelivery, DispatchJob, Postponement, WonClaim } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { DELIVERY_TOPIC, readDeliveryWorkPayload } from './delivery-work';
 import { DispatchLanes } from './lanes';
@@ -21,9 +21,8 @@ const UNRECORDED = 'unrecorded';
 /** Tries to record an attempt before giving up (the queue item then retries, after the claim's lease). */
 const RECORD_TRIES = 4;
 
-interface Claim {
+interface Claim extends WonClaim {
   token: string;
-  webhookVersion: number;
 }
 
 /**
@@ -139,6 +138,13 @@ export class DeliveryHandler extends WorkHandler {
       if (this.stopped) return { kind: 'retry', at: this.clock.now() } as const;
       const claim = await this.claims.submit({ id: delivery.id, seq: delivery.seq });
       if (!claim) return this.afterLostClaim(delivery.id, delivery.seq);
+      // Another dispatcher recorded a Retry-After pause while this delivery waited: it waits too.
+      const pausedUntil = claim.webhookPausedUntil;
+      if (pausedUntil && pausedUntil > this.clock.now()) {
+        this.lanes.pause(delivery.webhookId, pausedUntil.getTime());
+        await this.deliveries.releaseClaim(delivery.id, claim.token, pausedUntil);
+        return { kind: 'retry', at: pausedUntil } as const;
+      }
       // The webhook as of the claim: a change made while this delivery waited in its lane counts.
       const current = await this.webhooks.get(delivery.webhookId, claim.webhookVersion);
       if (!current) return { kind: 'done' } as const;
@@ -252,6 +258,6 @@ export class DeliveryHandler extends WorkHandler {
     const won = await this.deliveries.claimMany(requests, now, leaseUntil, token);
     // Two items naming one delivery in the same batch: only the first may attempt it.
     const given = new Set<string>();
-    return requests.map((r) => (won.has(r.id) && !given.has(r.id) && given.add(r.id) ? { token, webhookVersion: won.get(r.id)! } : null));
+    return requests.map((r) => (won.has(r.id) && !given.has(r.id) && given.add(r.id) ? { token, ...won.get(r.id)! } : null));
   }
 }

@@ -34,6 +34,12 @@ export interface Postponement {
   at: Date;
 }
 
+export interface WonClaim {
+  /** The webhook's version (see DispatchJob.webhookVersion). */
+  webhookVersion: number;
+  webhookPausedUntil: Date | null;
+}
+
 export interface ClaimRequest {
   id: string;
   seq: number;
@@ -82,9 +88,12 @@ export abstract class DeliveryRepository {
   /**
    * Takes the lease of each waiting, due, unclaimed delivery at its `seq`: the guard that keeps two
    * dispatchers from attempting the same delivery at once. Returns the ids this call won, each
-   * with its webhook's version as of the claim (see DispatchJob.webhookVersion).
+   * with its webhook's version and pause as of the claim (a pause another dispatcher recorded while
+   * this delivery waited in its lanes).
    */
-  abstract claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, number>>;
+  abstract claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, WonClaim>>;
+  /** Gives an unused claim back (its webhook turned out paused), the delivery due at `at`; false if the claim was no longer held. */
+  abstract releaseClaim(id: string, token: string, at: Date): Promise<boolean>;
   /**
    * Inside the recording transaction: the claims among `claims` still held (locked until commit, so
    * nobody can take them between this check and the write). A claim is held only while the row has

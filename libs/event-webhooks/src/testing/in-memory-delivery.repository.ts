@@ -10,6 +10,7 @@ import {
   ScheduledDelivery,
   Postponement,
   WaitingSummary,
+  WonClaim,
 } from '../deliveries/delivery.repository';
 import { isCurrentWork, nextSeq, rescheduledWork, seqUnchanged } from '../../../kernel/src';
 import type { Webhook } from '../webhooks/webhook';
@@ -73,14 +74,21 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       });
   }
   async claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string) {
-    const won = new Map<string, number>();
+    const won = new Map<string, WonClaim>();
     for (const { id, seq } of claims) {
       const row = this.rows.get(id);
       if (!row || !isCurrentWork(row, isWaiting(row.status), seq) || (row.nextAttemptAt && row.nextAttemptAt > now) || this.claimed(row, now)) continue;
       Object.assign(row, { claimedUntil: leaseUntil, claimToken: token });
-      won.set(id, this.webhookOf(row.webhookId)?.updatedAt.getTime() ?? 0);
+      const webhook = this.webhookOf(row.webhookId);
+      won.set(id, { webhookVersion: webhook?.updatedAt.getTime() ?? 0, webhookPausedUntil: webhook?.pausedUntil ?? null });
     }
     return won;
+  }
+  async releaseClaim(id: string, token: string, at: Date) {
+    const row = this.rows.get(id);
+    if (!row || row.claimToken !== token) return false;
+    Object.assign(row, { claimedUntil: null, claimToken: null, nextAttemptAt: new Date(at.getTime()) });
+    return true;
   }
   async heldClaims(claims: HeldClaim[]) {
     return new Set(

@@ -10,6 +10,7 @@ import {
   ScheduledDelivery,
   Postponement,
   WaitingSummary,
+  WonClaim,
 } from '../../../../event-webhooks/src/deliveries/delivery.repository';
 import { rescheduleStaleRows } from '../reschedule-stale';
 import { LEASE_WRITE, TypeormDatabase } from '../typeorm-database';
@@ -92,7 +93,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
       }));
   }
 
-  async claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, number>> {
+  async claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, WonClaim>> {
     if (claims.length === 0) return new Map();
     const ids = claims.map((c) => c.id);
     const seqCase = `CASE id ${claims.map(() => 'WHEN ? THEN ?').join(' ')} END`;
@@ -100,23 +101,28 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
        WHERE id IN (${placeholders(ids)}) AND seq = ${seqCase} AND ${this.db.filterOnly('status')} IN (${WAITING})
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`;
     const params = [leaseUntil.getTime(), token, ...ids, ...claims.flatMap((c) => [c.id, c.seq]), now.getTime(), now.getTime()];
-    type Claimed = { id: string; webhook_version: number | string | null };
-    const versions = (rows: Claimed[]) => new Map(rows.map((r) => [r.id, Number(r.webhook_version ?? 0)]));
+    type Claimed = { id: string; webhook_version: number | string | null; paused_until: number | string | null };
+    const won = (rows: Claimed[]) =>
+      new Map(rows.map((r): [string, WonClaim] => [r.id, { webhookVersion: Number(r.webhook_version ?? 0), webhookPausedUntil: dateOrNull(r.paused_until) }]));
     if (this.db.dialect === 'sqlite') {
-      // SQLite returns what it claimed, with each webhook's version, in the claim itself.
-      return versions(
-        await this.db.query<Claimed>(`${claim} RETURNING id, (SELECT w.updated_at FROM webhooks w WHERE w.id = deliveries.webhook_id) AS webhook_version`, params, LEASE_WRITE),
-      );
+      // SQLite returns what it claimed, with each webhook's version and pause, in the claim itself.
+      const webhook = (column: string) => `(SELECT w.${column} FROM webhooks w WHERE w.id = deliveries.webhook_id)`;
+      return won(await this.db.query<Claimed>(`${claim} RETURNING id, ${webhook('updated_at')} AS webhook_version, ${webhook('paused_until')} AS paused_until`, params, LEASE_WRITE));
     }
     const { affected } = await this.db.exec(claim, params, LEASE_WRITE);
     if (affected === 0) return new Map();
-    return versions(
+    return won(
       await this.db.query<Claimed>(
-        `SELECT d.id, w.updated_at AS webhook_version FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
+        `SELECT d.id, w.updated_at AS webhook_version, w.paused_until FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
          WHERE d.id IN (${placeholders(ids)}) AND d.claim_token = ?`,
         [...ids, token],
       ),
     );
+  }
+
+  async releaseClaim(id: string, token: string, at: Date): Promise<boolean> {
+    const { affected } = await this.db.exec('UPDATE deliveries SET claimed_until = NULL, claim_token = NULL, next_attempt_at = ? WHERE id = ? AND claim_token = ?', [at.getTime(), id, token]);
+    return affected === 1;
   }
 
   async heldClaims(claims: HeldClaim[]): Promise<Set<string>> {
