@@ -160,6 +160,7 @@ export class AutomationStepHandler extends WorkHandler {
       }
     } finally {
       release();
+      parked.finished();
     }
     if (!called) return { kind: 'retry', at: this.clock.now() };
     const { at, result } = called;

@@ -1,6 +1,6 @@
 import { CallParking, ParkedCall, ShedFromParking } from './call-parking';
 
-const LIMITS = { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 60_000, idleRate: 10, maxReturnMs: 60_000 };
+const LIMITS = { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 60_000, slowCallMs: 500, idleRate: 10, maxReturnMs: 60_000 };
 
 function shedAt(call: ParkedCall): number | null {
   return call.signal.aborted ? (call.signal.reason as ShedFromParking).atMs : null;
@@ -46,6 +46,41 @@ describe(CallParking.name, () => {
     // then a burst: nothing of it is shed at once
     const burst = Array.from({ length: 125 }, () => sut.park('o\na'));
     expect(burst.every((c) => shedAt(c) === null)).toBe(true);
+  });
+
+  it('never sheds a fast line, however many wait: a burst on a busy process measures a low rate, but its calls are short', () => {
+    const calls = Array.from({ length: 4_000 }, () => sut.park('o\na'));
+    // 400 calls a second, 64 in flight at a time: each holds its places 160 ms
+    let next = 0;
+    const inFlight: ParkedCall[] = [];
+    for (let tick = 0; tick < 100; tick++) {
+      now += 10;
+      while (inFlight.length > 60) inFlight.shift()!.finished();
+      for (let i = 0; i < 4; i++) {
+        calls[next].started();
+        inFlight.push(calls[next++]);
+      }
+    }
+    sut.sweep();
+    expect(calls.slice(next).every((c) => shedAt(c) === null)).toBe(true);
+    expect(shedAt(sut.park('o\na'))).toBeNull();
+  });
+
+  it('sheds where the calls are slow: the same rate, each call holding its places a second', () => {
+    const calls = Array.from({ length: 4_000 }, () => sut.park('o\na'));
+    let next = 0;
+    const inFlight: ParkedCall[] = [];
+    for (let tick = 0; tick < 100; tick++) {
+      now += 10;
+      while (inFlight.length >= 400) inFlight.shift()!.finished();
+      for (let i = 0; i < 4; i++) {
+        calls[next].started();
+        inFlight.push(calls[next++]);
+      }
+    }
+    sut.sweep();
+    // 400 a second: 2,000 kept, the rest shed
+    expect(calls.slice(next).filter((c) => shedAt(c) !== null)).toHaveLength(4_000 - next - 2_000);
   });
 
   it('never sheds a call parked for less than minParkedMs, however slow its line', () => {

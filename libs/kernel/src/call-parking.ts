@@ -3,10 +3,13 @@
  *
  * A dispatcher holds a bounded number of queue items. Without a bound per line, one account's
  * backlog parked behind a slow or paused receiver fills them, and the queue, which hands work out
- * oldest first, keeps every other account's items until that backlog shrinks. So a line keeps in
- * memory what it will start within `horizonMs` at the rate it starts calls while some wait (its
- * capacity: a line that merely has little to do is not slow); the rest is shed, handed back to the
- * queue, each due when the line should be ready for it.
+ * oldest first, keeps every other account's items until that backlog shrinks. So a slow line (its
+ * calls take `slowCallMs` or more, or none starts while calls wait) keeps in memory what it will
+ * start within `horizonMs` at the rate it starts calls while some wait (its capacity: a line that
+ * merely has little to do is not judged); the rest is shed, handed back to the queue, each due when
+ * the line should be ready for it. A fast line is never shed: its backlog clears at the
+ * dispatcher's own pace, and sending it back to the queue would only add work (a burst to a fast
+ * receiver on a busy process measures a low rate, but short calls).
  */
 export interface ParkingLimits {
   /** What a line keeps parked: the calls it starts in this long, at its rate while saturated. */
@@ -18,6 +21,8 @@ export interface ParkingLimits {
   minParkedMs: number;
   /** How often lines are looked at. */
   sweepEveryMs: number;
+  /** A line whose calls (from the start to the end of the place they hold) take this long on average is slow. */
+  slowCallMs: number;
   /**
    * Calls per second assumed for a line that started none while calls waited (a hanging or paused
    * receiver), to space its returns: its origin's places, the pace a receiver that recovered and
@@ -30,7 +35,7 @@ export interface ParkingLimits {
 
 /** The limits of lines whose origin has `placesPerOrigin` calls in flight at most. */
 export function parkingLimits(placesPerOrigin: number): ParkingLimits {
-  return { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 500, idleRate: placesPerOrigin, maxReturnMs: 60_000 };
+  return { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 500, slowCallMs: 500, idleRate: placesPerOrigin, maxReturnMs: 60_000 };
 }
 
 /** Why a parked call's wait was aborted: it was shed, and should come back at `atMs`. */
@@ -45,6 +50,8 @@ const RATE_WINDOW_S = 10;
 
 interface Line {
   parked: Set<ParkedCall>;
+  /** Calls started and not yet finished. */
+  inFlight: number;
   /** Per second of the window: the time some call waited, and the calls started meanwhile. */
   second: number[];
   busyMs: number[];
@@ -71,6 +78,11 @@ export class ParkedCall {
   /** Its places are taken: the call starts now. */
   started(): void {
     this.lot.leave(this, true);
+  }
+
+  /** The call ended (its places given back). */
+  finished(): void {
+    this.lot.finish(this);
   }
 
   /** It stopped waiting otherwise (shed, stopped, failed). */
@@ -104,7 +116,7 @@ export class CallParking {
     const state = this.lineOf(line);
     const call = new ParkedCall(this, line, nowMs, notBeforeMs);
     const rate = state.parked.size > 0 ? this.rateOf(state, nowMs) : null;
-    if ((rate !== null && state.parked.size >= Math.max(1, this.keepOf(rate))) || notBeforeMs() - nowMs > this.limits.horizonMs) {
+    if ((rate !== null && this.isSlow(state, rate) && state.parked.size >= Math.max(1, this.keepOf(rate))) || notBeforeMs() - nowMs > this.limits.horizonMs) {
       this.shed(state, [call], nowMs, rate);
       return call;
     }
@@ -123,7 +135,13 @@ export class CallParking {
     line.parked.delete(call);
     // A start counts when calls waited for it: the line was saturated, so it tells its capacity.
     if (started && (call.parkedAtMs < nowMs || line.parked.size > 0)) line.starts[this.slotOf(line, nowMs)]++;
+    if (started) line.inFlight++;
     this.afterRemoval(line);
+  }
+
+  finish(call: ParkedCall): void {
+    const line = this.lines.get(call.line);
+    if (line && line.inFlight > 0) line.inFlight--;
   }
 
   /** Calls of `line` parked now. */
@@ -143,10 +161,10 @@ export class CallParking {
     for (const [key, line] of this.lines) {
       const rate = this.rateOf(line, nowMs);
       if (line.parked.size === 0) {
-        if (this.windowEmpty(line, nowMs)) this.lines.delete(key);
+        if (line.inFlight === 0 && this.windowEmpty(line, nowMs)) this.lines.delete(key);
         continue;
       }
-      if (rate === null) continue;
+      if (rate === null || !this.isSlow(line, rate)) continue;
       const keep = this.keepOf(rate);
       if (line.parked.size <= keep) continue;
       const beyond: ParkedCall[] = [];
@@ -171,6 +189,11 @@ export class CallParking {
   private pauseSweeps(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /** Its calls take slowCallMs or more on average (Little's law: calls in flight / starts per second), or none started. */
+  private isSlow(line: Line, rate: number): boolean {
+    return rate === 0 || (line.inFlight / rate) * 1000 >= this.limits.slowCallMs;
   }
 
   private keepOf(rate: number): number {
@@ -201,7 +224,7 @@ export class CallParking {
     let line = this.lines.get(key);
     if (!line) {
       const slots = () => new Array<number>(RATE_WINDOW_S).fill(0);
-      line = { parked: new Set(), second: new Array<number>(RATE_WINDOW_S).fill(-1), busyMs: slots(), starts: slots(), busyCountedTo: null, returnCursorMs: 0 };
+      line = { parked: new Set(), inFlight: 0, second: new Array<number>(RATE_WINDOW_S).fill(-1), busyMs: slots(), starts: slots(), busyCountedTo: null, returnCursorMs: 0 };
       this.lines.set(key, line);
     }
     return line;

@@ -114,7 +114,7 @@ describe(DispatchLanes.name, () => {
   });
 
   it('sheds the calls of a stalled line back to the queue, spaced, and keeps the calls it started', async () => {
-    const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 10, retries: 10 }, Date.now, { horizonMs: 2_000, minParkedMs: 100, sweepEveryMs: 20, idleRate: 10, maxReturnMs: 60_000 });
+    const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 10, retries: 10 }, Date.now, { horizonMs: 2_000, minParkedMs: 100, sweepEveryMs: 20, slowCallMs: 500, idleRate: 10, maxReturnMs: 60_000 });
     const hanging = deferred();
     const startedAt = Date.now();
     const runs = Array.from({ length: 50 }, () => sut.run('https://slow.example', 'first', 'wh_slow', 's', async () => (await hanging.promise, 'called' as const)));
@@ -131,7 +131,7 @@ describe(DispatchLanes.name, () => {
   });
 
   it('sheds the calls waiting out a long pause, due when it ends', async () => {
-    const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 10, retries: 10 }, Date.now, { horizonMs: 2_000, minParkedMs: 0, sweepEveryMs: 20, idleRate: 10, maxReturnMs: 60_000 });
+    const sut = new DispatchLanes({ perOrigin: 2, firstAttempts: 10, retries: 10 }, Date.now, { horizonMs: 2_000, minParkedMs: 0, sweepEveryMs: 20, slowCallMs: 500, idleRate: 10, maxReturnMs: 60_000 });
     const pauseEnd = Date.now() + 60_000;
     sut.pause('wh_paused', pauseEnd);
     const runs = Array.from({ length: 3 }, () => sut.run('https://paused.example', 'first', 'wh_paused', 's', async () => 'called' as const));

@@ -78,6 +78,7 @@ export class DispatchLanes {
       return await work();
     } finally {
       release();
+      parked.finished();
     }
   }
 
