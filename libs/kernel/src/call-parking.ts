@@ -29,20 +29,25 @@ export interface ParkingLimits {
    * answers within a second takes them at.
    */
   idleRate: number;
-  /** No shed call is due later than this from now: a receiver that recovered meanwhile gets its backlog back soon. */
+  /**
+   * No shed call is due later than this from now, so a receiver that recovered gets its backlog
+   * back. Long: calls that come back before their line can take them are shed again, and a large
+   * backlog at a stalled receiver would be read and written again each time.
+   */
   maxReturnMs: number;
 }
 
 /** The limits of lines whose origin has `placesPerOrigin` calls in flight at most. */
 export function parkingLimits(placesPerOrigin: number): ParkingLimits {
-  return { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 500, slowCallMs: 500, idleRate: placesPerOrigin, maxReturnMs: 60_000 };
+  return { horizonMs: 5_000, minParkedMs: 1_000, sweepEveryMs: 500, slowCallMs: 500, idleRate: placesPerOrigin, maxReturnMs: 3_600_000 };
 }
 
-/** Why a parked call's wait was aborted: it was shed, and should come back at `atMs`. */
-export class ShedFromParking extends Error {
-  constructor(readonly atMs: number) {
-    super('shed: the call waits in the queue until its line is ready for it');
-  }
+/**
+ * Why a parked call's wait was aborted: it was shed, and should come back at `atMs`. Not an Error:
+ * a backlog is shed by the thousand, and nobody needs their stack traces.
+ */
+export class ShedFromParking {
+  constructor(readonly atMs: number) {}
 }
 
 /** A line's saturated time and starts are kept per second over this many seconds. */
