@@ -17,6 +17,21 @@ describe(CallParking.name, () => {
 
   afterEach(() => sut.stop());
 
+  /** Starts 4 of `calls` every 10 ms for a second, at most `inFlight` unfinished at once; returns how many started. */
+  const startOverASecond = (calls: ParkedCall[], inFlight: number): number => {
+    let next = 0;
+    const running: ParkedCall[] = [];
+    for (let tick = 0; tick < 100; tick++) {
+      now += 10;
+      while (running.length >= inFlight - 3) running.shift()!.finished();
+      for (let i = 0; i < 4; i++) {
+        calls[next].started();
+        running.push(calls[next++]);
+      }
+    }
+    return next;
+  };
+
   it('keeps what a line starts within the horizon at its rate while calls wait, and sheds the newest of the rest', () => {
     const calls = Array.from({ length: 100 }, () => sut.park('o\na'));
     // 20 of the waiting calls started over 2 s: 10 per second while saturated, so 50 parked are kept (5 s worth).
@@ -51,16 +66,7 @@ describe(CallParking.name, () => {
   it('never sheds a fast line, however many wait: a burst on a busy process measures a low rate, but its calls are short', () => {
     const calls = Array.from({ length: 4_000 }, () => sut.park('o\na'));
     // 400 calls a second, 64 in flight at a time: each holds its places 160 ms
-    let next = 0;
-    const inFlight: ParkedCall[] = [];
-    for (let tick = 0; tick < 100; tick++) {
-      now += 10;
-      while (inFlight.length > 60) inFlight.shift()!.finished();
-      for (let i = 0; i < 4; i++) {
-        calls[next].started();
-        inFlight.push(calls[next++]);
-      }
-    }
+    const next = startOverASecond(calls, 64);
     sut.sweep();
     expect(calls.slice(next).every((c) => shedAt(c) === null)).toBe(true);
     expect(shedAt(sut.park('o\na'))).toBeNull();
@@ -68,16 +74,7 @@ describe(CallParking.name, () => {
 
   it('sheds where the calls are slow: the same rate, each call holding its places a second', () => {
     const calls = Array.from({ length: 4_000 }, () => sut.park('o\na'));
-    let next = 0;
-    const inFlight: ParkedCall[] = [];
-    for (let tick = 0; tick < 100; tick++) {
-      now += 10;
-      while (inFlight.length >= 400) inFlight.shift()!.finished();
-      for (let i = 0; i < 4; i++) {
-        calls[next].started();
-        inFlight.push(calls[next++]);
-      }
-    }
+    const next = startOverASecond(calls, 400);
     sut.sweep();
     // 400 a second: 2,000 kept, the rest shed
     expect(calls.slice(next).filter((c) => shedAt(c) !== null)).toHaveLength(4_000 - next - 2_000);

@@ -37,6 +37,16 @@ describe(DeliveryHandler.name, () => {
   const turns = async (done: () => boolean) => {
     for (let turn = 0; turn < 100 && !done(); turn++) await new Promise((r) => setImmediate(r));
   };
+  /** The first call answers only once the returned function is called. */
+  const holdFirstCall = () => {
+    let release!: () => void;
+    const post = h.http.post.bind(h.http);
+    h.http.post = async (request) => {
+      if (h.http.requests.length === 0) await new Promise<void>((resolve) => (release = resolve));
+      return post(request);
+    };
+    return () => release();
+  };
   /** The first batch of attempts is recorded only once `release()` is called. */
   const holdFirstRecord = () => {
     let release: (() => void) | undefined;
@@ -228,12 +238,7 @@ describe(DeliveryHandler.name, () => {
     await publish();
     await publish();
     const [first, second] = h.queue.take(DELIVERY_TOPIC);
-    let release!: () => void;
-    const post = h.http.post.bind(h.http);
-    h.http.post = async (request) => {
-      if (h.http.requests.length === 0) await new Promise<void>((resolve) => (release = resolve));
-      return post(request);
-    };
+    const release = holdFirstCall();
 
     const running = sut.handle(asWork(first));
     await new Promise((r) => setImmediate(r));
@@ -254,12 +259,7 @@ describe(DeliveryHandler.name, () => {
     await publish();
     await publish();
     const [first, second] = h.queue.take(DELIVERY_TOPIC);
-    let release!: () => void;
-    const post = h.http.post.bind(h.http);
-    h.http.post = async (request) => {
-      if (h.http.requests.length === 0) await new Promise<void>((resolve) => (release = resolve));
-      return post(request);
-    };
+    const release = holdFirstCall();
     const running = sut.handle(asWork(first));
     await new Promise((r) => setImmediate(r));
     const waiting = sut.handle(asWork(second));
