@@ -101,7 +101,7 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const other = await stored(w);
     const wins = await concurrently(20, (db) => new TypeormDeliveryRepository(db).claimMany([{ id: d.id, seq: 0 }], now, lease, randomUUID()));
     expect(wins.filter((won) => won.has(d.id))).toHaveLength(1);
-    expect(wins.find((won) => won.has(d.id))!.get(d.id)).toBe(w.updatedAt.getTime());
+    expect(wins.find((won) => won.has(d.id))!.get(d.id)).toEqual({ webhookVersion: w.updatedAt.getTime(), webhookPausedUntil: null });
 
     const deliveries = new TypeormDeliveryRepository(database.db);
     const claim = (seq: number, at: Date) => deliveries.claimMany([{ id: d.id, seq }], at, new Date(at.getTime() + 60_000), randomUUID());

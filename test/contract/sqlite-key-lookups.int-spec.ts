@@ -48,9 +48,15 @@ describe('lookups by a list of keys on SQLite', () => {
       new Date(now.getTime() + 40_000),
       'token',
     );
-    // The claim returns each claimed row's webhook version, read by the webhook's key.
+    // The claim returns each claimed row's webhook version and pause, each read by the webhook's key.
     expect(await plansOfKeyLists()).toEqual([
-      ['SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)', 'CORRELATED SCALAR SUBQUERY 1', 'SEARCH w USING INDEX sqlite_autoindex_webhooks_1 (id=?)'],
+      [
+        'SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SEARCH w USING INDEX sqlite_autoindex_webhooks_1 (id=?)',
+        'CORRELATED SCALAR SUBQUERY 2',
+        'SEARCH w USING INDEX sqlite_autoindex_webhooks_1 (id=?)',
+      ],
     ]);
   });
 
