@@ -149,7 +149,6 @@ export class AutomationStepHandler extends WorkHandler {
       await this.runs.postpone(run.id, run.seq, at);
       return { kind: 'retry', at };
     }
-    parked.started();
     let called: { at: Date; result: Awaited<ReturnType<WebhookTargetCaller['call']>> } | null = null;
     try {
       // Stopping while it waited for its places: the item goes back to the queue, due now.
@@ -160,7 +159,6 @@ export class AutomationStepHandler extends WorkHandler {
       }
     } finally {
       release();
-      parked.finished();
     }
     if (!called) return { kind: 'retry', at: this.clock.now() };
     const { at, result } = called;

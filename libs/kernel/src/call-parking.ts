@@ -274,15 +274,22 @@ export class CallParking {
 }
 
 /**
- * Waits for a parked call's places with `acquire` (given the call's signal): the function giving
- * them back, or the ShedFromParking saying when to come back if the call was shed meanwhile.
+ * Waits for a parked call's places with `acquire` (given the call's signal), and counts its start:
+ * the function that gives them back at the call's end, or the ShedFromParking saying when to come
+ * back if the call was shed meanwhile.
  */
 export async function placesOrShed(call: ParkedCall, acquire: (signal: AbortSignal) => Promise<() => void>): Promise<(() => void) | ShedFromParking> {
+  let release: () => void;
   try {
-    return await acquire(call.signal);
+    release = await acquire(call.signal);
   } catch (error) {
     call.left();
     if (error instanceof ShedFromParking) return error;
     throw error;
   }
+  call.started();
+  return () => {
+    release();
+    call.finished();
+  };
 }

@@ -37,15 +37,28 @@ describe(DeliveryHandler.name, () => {
   const turns = async (done: () => boolean) => {
     for (let turn = 0; turn < 100 && !done(); turn++) await new Promise((r) => setImmediate(r));
   };
-  /** The first call answers only once the returned function is called. */
-  const holdFirstCall = () => {
-    let release!: () => void;
+  /**
+   * One place per origin and two deliveries of one webhook: the first one's call hangs until
+   * `release()`, the second waits in the origin's lane meanwhile.
+   */
+  const secondWaitingBehindFirst = async () => {
+    await setUp({ originConcurrency: 1 });
+    const { webhook } = await createWebhook();
+    await publish();
+    await publish();
+    const [first, second] = h.queue.take(DELIVERY_TOPIC);
+    let answer!: () => void;
     const post = h.http.post.bind(h.http);
     h.http.post = async (request) => {
-      if (h.http.requests.length === 0) await new Promise<void>((resolve) => (release = resolve));
+      if (h.http.requests.length === 0) await new Promise<void>((resolve) => (answer = resolve));
       return post(request);
     };
-    return () => release();
+    const release = () => answer();
+    const running = sut.handle(asWork(first));
+    await new Promise((r) => setImmediate(r));
+    const waiting = sut.handle(asWork(second));
+    await new Promise((r) => setImmediate(r));
+    return { webhook, second, release, running, waiting };
   };
   /** The first batch of attempts is recorded only once `release()` is called. */
   const holdFirstRecord = () => {
@@ -233,17 +246,7 @@ describe(DeliveryHandler.name, () => {
   });
 
   it('waits for a free slot of the origin, then uses the webhook as it is by then', async () => {
-    await setUp({ originConcurrency: 1 });
-    const { webhook } = await createWebhook();
-    await publish();
-    await publish();
-    const [first, second] = h.queue.take(DELIVERY_TOPIC);
-    const release = holdFirstCall();
-
-    const running = sut.handle(asWork(first));
-    await new Promise((r) => setImmediate(r));
-    const waiting = sut.handle(asWork(second));
-    await new Promise((r) => setImmediate(r));
+    const { webhook, release, running, waiting } = await secondWaitingBehindFirst();
     expect(h.http.requests).toHaveLength(0);
     h.clock.advance(5); // a change moves the webhook's version (its updatedAt)
     await h.service.update(acme, webhook.id, { url: 'https://moved.example.com/in' });
@@ -254,16 +257,7 @@ describe(DeliveryHandler.name, () => {
   });
 
   it('honours a Retry-After pause another dispatcher recorded while the delivery waited in its lane: no call before it ends', async () => {
-    await setUp({ originConcurrency: 1 });
-    const { webhook } = await createWebhook();
-    await publish();
-    await publish();
-    const [first, second] = h.queue.take(DELIVERY_TOPIC);
-    const release = holdFirstCall();
-    const running = sut.handle(asWork(first));
-    await new Promise((r) => setImmediate(r));
-    const waiting = sut.handle(asWork(second));
-    await new Promise((r) => setImmediate(r));
+    const { webhook, second, release, running, waiting } = await secondWaitingBehindFirst();
     // meanwhile another process's call got a 429 with Retry-After: 30
     const until = new Date(h.clock.nowMs() + 30_000);
     await h.webhooks.pauseUntil([{ webhookId: webhook.id, until }]);

@@ -61,24 +61,25 @@ export class DispatchLanes {
    */
   async run<T>(origin: string, attemptClass: AttemptClass, endpoint: string, account: string, work: () => Promise<T>): Promise<T | ShedCall> {
     const parked = this.parking.park(`${origin}\n${account}`, () => this.pausedUntil.get(endpoint) ?? 0);
-    const waitOutPause = async () => {
-      if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint, parked.signal);
-    };
-    let release: () => void;
-    for (;;) {
-      const places = await placesOrShed(parked, (signal) => acquireCallPlaces(this.origins, origin, this.classes, attemptClass, account, waitOutPause, signal));
-      if (places instanceof ShedFromParking) return { kind: 'shed', at: new Date(places.atMs) };
-      release = places;
-      // A pause that began while this call waited for its places: it waits it out without them.
-      if (this.stopped || !((this.pausedUntil.get(endpoint) ?? 0) > this.nowMs())) break;
-      release();
-    }
-    parked.started();
+    const release = await placesOrShed(parked, (signal) => this.acquireOutsidePause(origin, attemptClass, endpoint, account, signal));
+    if (release instanceof ShedFromParking) return { kind: 'shed', at: new Date(release.atMs) };
     try {
       return await work();
     } finally {
       release();
-      parked.finished();
+    }
+  }
+
+  /** The call's places, taken once `endpoint` is not paused. */
+  private async acquireOutsidePause(origin: string, attemptClass: AttemptClass, endpoint: string, account: string, signal: AbortSignal): Promise<() => void> {
+    const waitOutPause = async () => {
+      if (this.pausedUntil.size > 0) await this.waitWhilePaused(endpoint, signal);
+    };
+    for (;;) {
+      const release = await acquireCallPlaces(this.origins, origin, this.classes, attemptClass, account, waitOutPause, signal);
+      // A pause that began while this call waited for its places: it waits it out without them.
+      if (this.stopped || !((this.pausedUntil.get(endpoint) ?? 0) > this.nowMs())) return release;
+      release();
     }
   }
 
