@@ -7,6 +7,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** Statuses that wait for an attempt; every other status is final until a retry or recover. */
 export const WAITING_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying'];
 export const RECOVERABLE_STATUSES: readonly DeliveryStatus[] = ['failed', 'skipped'];
+/** Statuses a delivery rests in (until a retry or recover): the ones the stats counters keep. */
+export const SETTLED_STATUSES: readonly DeliveryStatus[] = DELIVERY_STATUSES.filter((s) => !WAITING_STATUSES.includes(s));
 
 /**
  * The transitions besides an attempt's outcome (afterAttempt), decided here once: the repositories

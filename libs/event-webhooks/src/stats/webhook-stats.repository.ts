@@ -19,9 +19,9 @@ export abstract class WebhookStatsRepository {
   abstract add(rows: AttemptStatsRow[]): Promise<void>;
   /** The counters of a webhook from `fromHour` (epoch ms, on the hour) on. */
   abstract read(webhookId: string, fromHour: number): Promise<AttemptStatsRow[]>;
-  /** Deliveries of a webhook created at or after `since`, counted by status (statuses with none may be absent). */
-  abstract countDeliveries(webhookId: string, since: Date): Promise<Partial<Record<DeliveryStatus, number>>>;
+  /** Deliveries of a webhook created from `fromHour` (epoch ms, on the hour) on, counted by status (statuses with none may be absent). */
+  abstract countDeliveries(webhookId: string, fromHour: number): Promise<Partial<Record<DeliveryStatus, number>>>;
   abstract deleteForWebhook(webhookId: string): Promise<void>;
-  /** Removes up to `limit` counters of hours before `beforeHour`; returns how many. */
+  /** Removes up to `limit` counters (of attempts or deliveries) of hours before `beforeHour`; returns how many. */
   abstract purgeBefore(beforeHour: number, limit: number): Promise<number>;
 }

@@ -25,7 +25,7 @@ export class WebhookStatsService {
     // The attempt counters are kept per hour of the delivery's creation: the window starts on the
     // hour of `since` (and says so), so deliveries and their attempts are counted over the same one.
     const from = new Date(hourOf(asked.getTime()));
-    const [counts, rows] = await Promise.all([this.counters.countDeliveries(id, from), this.counters.read(id, from.getTime())]);
+    const [counts, rows] = await Promise.all([this.counters.countDeliveries(id, from.getTime()), this.counters.read(id, from.getTime())]);
     return summarize(from, until, counts, rows);
   }
 }

@@ -1,4 +1,4 @@
-import { DELIVERY_STATUSES, DeliveryStatus } from '../deliveries/delivery';
+import { DELIVERY_STATUSES, DeliveryStatus, SETTLED_STATUSES } from '../deliveries/delivery';
 import { latencyBucket, percentileMs } from './latency-histogram';
 import { AttemptStatsRow } from './webhook-stats.repository';
 
@@ -44,6 +44,49 @@ export function statsRowsOf(attempts: CountedAttempt[]): AttemptStatsRow[] {
   }
   // one order for every writer: concurrent batches lock the same rows in the same order
   return [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+}
+
+/** A change of one delivery's status: `from` null when it is created, `to` null when it is deleted. */
+export interface DeliveryStatusChange {
+  webhookId: string;
+  createdAtMs: number;
+  from: DeliveryStatus | null;
+  to: DeliveryStatus | null;
+}
+
+/** What a counter of settled deliveries (webhook, hour of creation, status) gains or loses. */
+export interface SettledCountDelta {
+  webhookId: string;
+  hourStart: number;
+  status: DeliveryStatus;
+  n: number;
+}
+
+const isSettled = (status: DeliveryStatus | null): status is DeliveryStatus => status !== null && SETTLED_STATUSES.includes(status);
+
+/**
+ * The counters' changes for a set of status changes, added up per counter, none of zero, in key
+ * order (one lock order for every writer). Waiting statuses are not counted: the stats count them
+ * from the deliveries themselves, where they are few.
+ */
+export function settledCountDeltas(changes: Iterable<DeliveryStatusChange>): SettledCountDelta[] {
+  const deltas = new Map<string, SettledCountDelta>();
+  const add = (change: DeliveryStatusChange, status: DeliveryStatus, n: number) => {
+    const hourStart = hourOf(change.createdAtMs);
+    const key = `${change.webhookId}\u0000${String(hourStart).padStart(15, '0')}\u0000${status}`;
+    const delta = deltas.get(key) ?? { webhookId: change.webhookId, hourStart, status, n: 0 };
+    delta.n += n;
+    deltas.set(key, delta);
+  };
+  for (const change of changes) {
+    if (change.from === change.to) continue;
+    if (isSettled(change.from)) add(change, change.from, -1);
+    if (isSettled(change.to)) add(change, change.to, 1);
+  }
+  return [...deltas.entries()]
+    .filter(([, delta]) => delta.n !== 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, delta]) => delta);
 }
 
 /** The stats of one webhook from its delivery counts and its attempt counters. */

@@ -23,10 +23,10 @@ export class InMemoryWebhookStatsRepository extends WebhookStatsRepository {
     return [...this.rows.values()].filter((r) => r.webhookId === webhookId && r.hourStart >= fromHour).map((r) => ({ ...r }));
   }
 
-  async countDeliveries(webhookId: string, since: Date) {
+  async countDeliveries(webhookId: string, fromHour: number) {
     const counts: Partial<Record<DeliveryStatus, number>> = {};
     for (const d of this.deliveries.rows.values()) {
-      if (d.webhookId === webhookId && d.createdAt >= since) counts[d.status] = (counts[d.status] ?? 0) + 1;
+      if (d.webhookId === webhookId && d.createdAt.getTime() >= fromHour) counts[d.status] = (counts[d.status] ?? 0) + 1;
     }
     return counts;
   }

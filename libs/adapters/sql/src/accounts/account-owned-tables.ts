@@ -34,7 +34,15 @@ const workKey = (row: Record<string, unknown>) => `${String(row.id)}:${Number(ro
  */
 export const ACCOUNT_OWNED_TABLES: OwnedTable[] = [
   { table: 'api_keys', key: 'id', owner: 'account' },
-  { table: 'webhooks', key: 'id', owner: 'account', children: [{ table: 'webhook_attempt_stats', key: 'webhook_id', owner: { parentColumn: 'webhook_id' } }] },
+  {
+    table: 'webhooks',
+    key: 'id',
+    owner: 'account',
+    children: [
+      { table: 'webhook_attempt_stats', key: 'webhook_id', owner: { parentColumn: 'webhook_id' } },
+      { table: 'webhook_delivery_counts', key: 'webhook_id', owner: { parentColumn: 'webhook_id' } },
+    ],
+  },
   { table: 'webhook_targets', key: 'id', owner: 'account' },
   { table: 'workflows', key: 'id', owner: 'account', children: [{ table: 'workflow_targets', key: 'workflow_id', owner: { parentColumn: 'workflow_id' } }] },
   { table: 'automation_runs', key: 'id', owner: 'account', read: ['seq'], children: [{ topic: AUTOMATION_STEP_TOPIC, dedupKey: workKey }] },

@@ -16,15 +16,20 @@ import { rescheduleStaleRows } from '../reschedule-stale';
 import { LEASE_WRITE, TypeormDatabase } from '../typeorm-database';
 import { ATTEMPT_COLUMNS, AttemptRow, COLUMN_NAMES, COLUMNS, DeliveryRow, INSERT_COLUMNS, toAttempt, toDispatchDelivery } from './delivery-rows';
 import { dateOrNull, insertRows, placeholders } from './multi-row-insert';
+import { SettledDeliveryCounts } from './settled-delivery-counts';
 
 const WAITING = WAITING_STATUSES.map((s) => `'${s}'`).join(', ');
 const RECOVERABLE = RECOVERABLE_STATUSES.map((s) => `'${s}'`).join(', ');
 /** Not leased, or its lease ran out (the dispatcher holding it died). */
 const UNCLAIMED = '(claimed_until IS NULL OR claimed_until <= ?)';
 
+/** Every write that settles a delivery, brings it back to waiting or deletes it also moves its stats counter (SettledDeliveryCounts). */
 export class TypeormDeliveryRepository extends DeliveryRepository {
+  private readonly counts: SettledDeliveryCounts;
+
   constructor(private readonly db: TypeormDatabase) {
     super();
+    this.counts = new SettledDeliveryCounts(db);
   }
 
   async insertMany(deliveries: NewDelivery[]): Promise<void> {
@@ -44,7 +49,10 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
       d.attemptCount,
       d.test ? 1 : 0,
     ]);
-    await insertRows(this.db, 'deliveries', INSERT_COLUMNS, rows);
+    await this.db.transaction(async () => {
+      await insertRows(this.db, 'deliveries', INSERT_COLUMNS, rows);
+      await this.counts.apply(deliveries.map((d) => ({ webhookId: d.webhookId, createdAtMs: d.createdAt.getTime(), from: null, to: d.status })));
+    });
   }
 
   async findForWebhook(webhookId: string, id: string): Promise<Delivery | null> {
@@ -167,6 +175,8 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
         a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders),
       ]),
     );
+    // The status each had (a delivery settled by settleWaiting while its call was in flight is no longer waiting).
+    const before = new Map((await this.counts.locked(`id IN (${placeholders(records)})`, records.map((r) => r.deliveryId))).map((d) => [d.id, d]));
     // One statement per kind of outcome: every success alike, failures by their new status and step.
     const groups = new Map<string, RecordedAttempt[]>();
     for (const record of records) {
@@ -186,14 +196,31 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
         [status, retryStep, ...nextParams, ...ids],
       );
     }
+    await this.counts.apply(
+      records.flatMap((r) => {
+        const had = before.get(r.deliveryId);
+        return had ? [{ webhookId: had.webhookId, createdAtMs: had.createdAtMs, from: had.status, to: r.outcome.status }] : [];
+      }),
+    );
   }
 
   async settle(id: string, seq: number, status: 'skipped' | 'cancelled', now: Date): Promise<boolean> {
-    const { affected } = await this.db.exec(
-      `UPDATE deliveries SET status = ?, next_attempt_at = NULL WHERE id = ? AND seq = ? AND status IN (${WAITING}) AND ${UNCLAIMED}`,
-      [status, id, seq, now.getTime()],
-    );
-    return affected === 1;
+    return this.settleOne(id, `UPDATE deliveries SET status = ?, next_attempt_at = NULL WHERE id = ? AND seq = ? AND status IN (${WAITING}) AND ${UNCLAIMED}`, [
+      status,
+      id,
+      seq,
+      now.getTime(),
+    ]);
+  }
+
+  /** `update` settles the waiting delivery `id` if it still may be; its counter gains it in the same transaction. */
+  private async settleOne(id: string, update: string, params: unknown[]): Promise<boolean> {
+    return this.db.transaction(async () => {
+      if ((await this.db.exec(update, params)).affected !== 1) return false;
+      const [settled] = await this.counts.locked('id = ?', [id]);
+      await this.counts.apply([{ webhookId: settled.webhookId, createdAtMs: settled.createdAtMs, from: null, to: settled.status }]);
+      return true;
+    });
   }
 
   async rescheduleStale(staleBefore: Date, now: Date, limit: number): Promise<ScheduledDelivery[]> {
@@ -213,11 +240,11 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
   }
 
   async abandon(id: string): Promise<boolean> {
-    const { affected } = await this.db.exec(
+    return this.settleOne(
+      id,
       `UPDATE deliveries SET status = '${T.abandonedTo}', next_attempt_at = NULL, claimed_until = NULL, claim_token = NULL, seq = seq + 1 WHERE id = ? AND status IN (${WAITING})`,
       [id],
     );
-    return affected === 1;
   }
 
   async postpone(postponements: Postponement[]): Promise<void> {
@@ -231,25 +258,34 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
   }
 
   async settleWaiting(webhookId: string, status: 'skipped' | 'cancelled'): Promise<number> {
-    const { affected } = await this.db.exec(`UPDATE deliveries SET status = ?, next_attempt_at = NULL WHERE webhook_id = ? AND status IN (${WAITING})`, [status, webhookId]);
-    return affected;
+    return this.db.transaction(async () => {
+      const waiting = await this.counts.lockedGroups(`webhook_id = ? AND status IN (${WAITING})`, [webhookId]);
+      const { affected } = await this.db.exec(`UPDATE deliveries SET status = ?, next_attempt_at = NULL WHERE webhook_id = ? AND status IN (${WAITING})`, [status, webhookId]);
+      await this.counts.add(waiting.map((group) => ({ ...group, status })));
+      return affected;
+    });
   }
 
   async scheduleNow(id: string, now: Date, retryStepIfFinal: number): Promise<ScheduledDelivery | null> {
     // MySQL assigns left to right, each seeing the columns already assigned: retry_step is set
     // before status so that both CASEs read the status the row had. A waiting delivery steps back one
     // place in its schedule, so that the attempt made now is one more, not one of the schedule's.
-    const { affected } = await this.db.exec(
+    return this.db.transaction(async () => {
+      const [had] = await this.counts.locked('id = ?', [id]);
+      if (!had) return null;
+      const { affected } = await this.db.exec(
       `UPDATE deliveries SET
          retry_step = CASE WHEN status IN (${WAITING}) THEN (CASE WHEN retry_step > 0 THEN retry_step - 1 ELSE 0 END) ELSE ? END,
          status = CASE WHEN status IN (${WAITING}) THEN status ELSE '${T.retryNowFinalTo}' END,
          next_attempt_at = ?, seq = seq + 1
        WHERE id = ? AND status <> '${T.retryNowNever}' AND ${UNCLAIMED}`,
       [retryStepIfFinal, now.getTime(), id, now.getTime()],
-    );
-    if (affected !== 1) return null;
-    const [row] = await this.db.query<Pick<DeliveryRow, 'seq'>>('SELECT seq FROM deliveries WHERE id = ?', [id]);
-    return { id, seq: Number(row.seq), nextAttemptAt: now };
+      );
+      if (affected !== 1) return null;
+      const [row] = await this.db.query<Pick<DeliveryRow, 'seq' | 'status'>>('SELECT seq, status FROM deliveries WHERE id = ?', [id]);
+      await this.counts.apply([{ webhookId: had.webhookId, createdAtMs: had.createdAtMs, from: had.status, to: row.status }]);
+      return { id, seq: Number(row.seq), nextAttemptAt: now };
+    });
   }
 
   async waitingSummary(): Promise<WaitingSummary> {
@@ -266,8 +302,8 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     // SQLite has no FOR UPDATE: writing first takes the database's write lock for the rest of the
     // transaction, so the rows selected below cannot change before they are updated.
     if (!mysql) await this.db.exec('UPDATE webhooks SET updated_at = updated_at WHERE id = ?', [webhookId]);
-    const rows = await this.db.query<Pick<DeliveryRow, 'id' | 'seq'>>(
-      `SELECT id, seq FROM deliveries
+    const rows = await this.db.query<Pick<DeliveryRow, 'id' | 'seq' | 'webhook_id' | 'created_at' | 'status'>>(
+      `SELECT id, seq, webhook_id, created_at, status FROM deliveries
        WHERE webhook_id = ? AND status IN (${RECOVERABLE}) AND created_at >= ? AND id > ? AND ${UNCLAIMED}
        ORDER BY id LIMIT ${Math.trunc(limit)}${mysql ? ' FOR UPDATE' : ''}`,
       [webhookId, since.getTime(), afterId, now.getTime()],
@@ -275,6 +311,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     await this.db.exec(`UPDATE deliveries SET status = '${T.recoveredTo}', next_attempt_at = ?, retry_step = 0, seq = seq + 1 WHERE id IN (${placeholders(ids)})`, [now.getTime(), ...ids]);
+    await this.counts.apply(rows.map((r) => ({ webhookId: r.webhook_id, createdAtMs: Number(r.created_at), from: r.status, to: T.recoveredTo })));
     return rows.map((r) => ({ id: r.id, seq: Number(r.seq) + 1, nextAttemptAt: now }));
   }
 

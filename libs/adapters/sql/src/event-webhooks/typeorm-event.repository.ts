@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
+import { DeliveryStatus, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import { eventKey, EventRepository, StoredEvent } from '../../../../event-webhooks/src/intake/event.repository';
 import { TypeormDatabase } from '../typeorm-database';
 import { insertRowsSkippingDuplicates, placeholders } from './multi-row-insert';
+import { SettledDeliveryCounts } from './settled-delivery-counts';
 
 const COLUMNS = ['id', 'account_id', 'type', 'created', 'received_at', 'intake_id', 'body_v3', 'body_v2'] as const;
 const SELECT_CHUNK = 500;
 const WAITING = WAITING_STATUSES.map((status) => `'${status}'`).join(', ');
 
 export class TypeormEventRepository extends EventRepository {
+  private readonly counts: SettledDeliveryCounts;
+
   constructor(private readonly db: TypeormDatabase) {
     super();
+    this.counts = new SettledDeliveryCounts(db);
   }
 
   /**
@@ -59,17 +63,19 @@ export class TypeormEventRepository extends EventRepository {
     for (const row of events) byAccount.set(Number(row.account_id), [...(byAccount.get(Number(row.account_id)) ?? []), row.id]);
     let deleted = 0;
     for (const [accountId, candidates] of byAccount) {
-      const rows = await this.db.query<{ id: string; event_id: string; status: string }>(
-        `SELECT id, event_id, status FROM deliveries WHERE event_id IN (${placeholders(candidates)}) AND account_id = ?${mysql ? ' FOR UPDATE' : ''}`,
+      const rows = await this.db.query<{ id: string; event_id: string; status: DeliveryStatus; webhook_id: string; created_at: number | string }>(
+        `SELECT id, event_id, status, webhook_id, created_at FROM deliveries WHERE event_id IN (${placeholders(candidates)}) AND account_id = ?${mysql ? ' FOR UPDATE' : ''}`,
         [...candidates, accountId],
       );
       const owed = new Set(rows.filter((row) => (WAITING_STATUSES as readonly string[]).includes(row.status)).map((row) => row.event_id));
       const ids = candidates.filter((id) => !owed.has(id));
       if (ids.length === 0) continue;
-      const deliveries = rows.filter((row) => !owed.has(row.event_id)).map((row) => row.id);
+      const doomed = rows.filter((row) => !owed.has(row.event_id));
+      const deliveries = doomed.map((row) => row.id);
       if (deliveries.length > 0) {
         await this.db.exec(`DELETE FROM delivery_attempts WHERE delivery_id IN (${placeholders(deliveries)})`, deliveries);
         await this.db.exec(`DELETE FROM deliveries WHERE id IN (${placeholders(deliveries)})`, deliveries);
+        await this.counts.apply(doomed.map((row) => ({ webhookId: row.webhook_id, createdAtMs: Number(row.created_at), from: row.status, to: null })));
       }
       deleted += (await this.db.exec(`DELETE FROM events WHERE id IN (${placeholders(ids)}) AND account_id = ?`, [...ids, accountId])).affected;
     }

@@ -1,7 +1,8 @@
-import { DELIVERY_STATUSES, DeliveryStatus } from '../../../../event-webhooks/src/deliveries/delivery';
+import { DeliveryStatus, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import { AttemptStatsRow, WebhookStatsRepository } from '../../../../event-webhooks/src/stats/webhook-stats.repository';
 import { idFloorAt } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
+import { SettledDeliveryCounts } from './settled-delivery-counts';
 
 interface CounterRow {
   webhook_id: string;
@@ -11,10 +12,13 @@ interface CounterRow {
   failed: number | string;
 }
 
-/** Rows of `webhook_attempt_stats`; delivery counts from the (webhook_id, status, id) index of `deliveries`. */
+/** Rows of `webhook_attempt_stats`; delivery counts from `webhook_delivery_counts` and, for waiting ones, the (webhook_id, status, id) index of `deliveries`. */
 export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
+  private readonly deliveryCounts: SettledDeliveryCounts;
+
   constructor(private readonly db: TypeormDatabase) {
     super();
+    this.deliveryCounts = new SettledDeliveryCounts(db);
   }
 
   /** One statement: new counters inserted, existing ones added to. */
@@ -44,30 +48,23 @@ export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
     }));
   }
 
-  /**
-   * Ids sort by creation time: `id >= floor` is `created_at >= since`. One range of the
-   * (webhook_id, status, id) index per status, in one statement (MariaDB plans a single IN-list
-   * range over all statuses about half as fast).
-   */
-  async countDeliveries(webhookId: string, since: Date): Promise<Partial<Record<DeliveryStatus, number>>> {
-    const floor = idFloorAt('del', since.getTime());
-    const rows = await this.db.query<{ status: DeliveryStatus; n: number | string }>(
-      DELIVERY_STATUSES.map(() => 'SELECT ? AS status, COUNT(*) AS n FROM deliveries WHERE webhook_id = ? AND status = ? AND id >= ?').join(' UNION ALL '),
-      DELIVERY_STATUSES.flatMap((status) => [status, webhookId, status, floor]),
-    );
-    return Object.fromEntries(rows.filter((r) => Number(r.n) > 0).map((r) => [r.status, Number(r.n)]));
+  /** Ids sort by creation time: `id >= floor` is `created_at >= fromHour` for the waiting deliveries counted from their index. */
+  async countDeliveries(webhookId: string, fromHour: number): Promise<Partial<Record<DeliveryStatus, number>>> {
+    return this.deliveryCounts.count(webhookId, fromHour, idFloorAt('del', fromHour), WAITING_STATUSES);
   }
 
   async deleteForWebhook(webhookId: string): Promise<void> {
     await this.db.exec('DELETE FROM webhook_attempt_stats WHERE webhook_id = ?', [webhookId]);
+    await this.deliveryCounts.deleteForWebhook(webhookId);
   }
 
-  /** A full scan of a table bounded by retention, once a day. */
+  /** A full scan of two tables bounded by retention, once a day: the attempt counters, then the delivery counters. */
   async purgeBefore(beforeHour: number, limit: number): Promise<number> {
     const sql =
       this.db.dialect === 'mysql'
         ? 'DELETE FROM webhook_attempt_stats WHERE hour_start < ? LIMIT ?'
         : 'DELETE FROM webhook_attempt_stats WHERE rowid IN (SELECT rowid FROM webhook_attempt_stats WHERE hour_start < ? LIMIT ?)';
-    return (await this.db.exec(sql, [beforeHour, limit])).affected;
+    const attempts = (await this.db.exec(sql, [beforeHour, limit])).affected;
+    return attempts < limit ? attempts + (await this.deliveryCounts.purgeBefore(beforeHour, limit - attempts)) : attempts;
   }
 }

@@ -21,6 +21,7 @@ import { RetryDeliveriesCancelledByTally1732800000100 } from './1732800000100-re
 import { PreviousSecrets1732900000000 } from './1732900000000-previous-secrets';
 import { WebhookPausedUntil1733000000000 } from './1733000000000-webhook-paused-until';
 import { TargetHeadersSealed1733100000000 } from './1733100000000-target-headers-sealed';
+import { WebhookDeliveryCounts1733200000000 } from './1733200000000-webhook-delivery-counts';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -47,4 +48,5 @@ export const ALL_MIGRATIONS = [
   PreviousSecrets1732900000000,
   WebhookPausedUntil1733000000000,
   TargetHeadersSealed1733100000000,
+  WebhookDeliveryCounts1733200000000,
 ];

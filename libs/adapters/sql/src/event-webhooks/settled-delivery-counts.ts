@@ -1,0 +1,110 @@
+import { DeliveryStatus, SETTLED_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
+import { DeliveryStatusChange, HOUR_MS, SettledCountDelta, settledCountDeltas } from '../../../../event-webhooks/src/stats/webhook-stats';
+import { TypeormDatabase } from '../typeorm-database';
+
+export const SETTLED = SETTLED_STATUSES.map((s) => `'${s}'`).join(', ');
+const HOUR_OF_CREATION = `created_at - created_at % ${HOUR_MS}`;
+
+/** A delivery as its counter sees it. */
+export interface CountedDelivery {
+  id: string;
+  webhookId: string;
+  createdAtMs: number;
+  status: DeliveryStatus;
+}
+
+interface CountedRow {
+  id: string;
+  webhook_id: string;
+  created_at: number | string;
+  status: DeliveryStatus;
+}
+
+/**
+ * `webhook_delivery_counts`: settled deliveries per webhook, hour of creation and status, changed
+ * in the transaction of every write that settles a delivery, brings it back to waiting or deletes
+ * it. `GET .../stats` reads them instead of counting a busy webhook's deliveries (100,000 index
+ * entries took 60 ms on MariaDB right after they were written).
+ */
+export class SettledDeliveryCounts {
+  constructor(private readonly db: TypeormDatabase) {}
+
+  /**
+   * The deliveries `where` selects, locked until the transaction ends so that their status cannot
+   * change meanwhile (MySQL: FOR UPDATE; SQLite: a no-op write, which takes the write lock).
+   */
+  async locked(where: string, params: unknown[]): Promise<CountedDelivery[]> {
+    const columns = 'id, webhook_id, created_at, status';
+    const rows = await this.db.query<CountedRow>(
+      this.db.dialect === 'mysql'
+        ? `SELECT ${columns} FROM deliveries WHERE ${where} FOR UPDATE`
+        : `UPDATE deliveries SET seq = seq WHERE ${where} RETURNING ${columns}`,
+      params,
+    );
+    return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, createdAtMs: Number(r.created_at), status: r.status }));
+  }
+
+  /** The same, added up per webhook, hour of creation and status (for writes to many rows). */
+  async lockedGroups(where: string, params: unknown[]): Promise<SettledCountDelta[]> {
+    const grouped = `SELECT webhook_id, ${HOUR_OF_CREATION} AS hour_start, status, COUNT(*) AS n FROM deliveries WHERE ${where} GROUP BY webhook_id, hour_start, status`;
+    if (this.db.dialect === 'sqlite') await this.db.exec(`UPDATE deliveries SET seq = seq WHERE 1 = 0`);
+    const rows = await this.db.query<{ webhook_id: string; hour_start: number | string; status: DeliveryStatus; n: number | string }>(
+      this.db.dialect === 'mysql' ? `${grouped} FOR UPDATE` : grouped,
+      params,
+    );
+    return rows.map((r) => ({ webhookId: r.webhook_id, hourStart: Number(r.hour_start), status: r.status, n: Number(r.n) }));
+  }
+
+  /** Applies status changes to the counters: gains in one upsert, losses in one update (a counter already gone stays gone). */
+  async apply(changes: Iterable<DeliveryStatusChange>): Promise<void> {
+    await this.add(settledCountDeltas(changes));
+  }
+
+  async add(deltas: SettledCountDelta[]): Promise<void> {
+    const gains = deltas.filter((d) => d.n > 0);
+    const losses = deltas.filter((d) => d.n < 0);
+    if (gains.length > 0) {
+      const onConflict =
+        this.db.dialect === 'mysql' ? 'ON DUPLICATE KEY UPDATE n = n + VALUES(n)' : 'ON CONFLICT (webhook_id, hour_start, status) DO UPDATE SET n = n + excluded.n';
+      await this.db.exec(
+        `INSERT INTO webhook_delivery_counts (webhook_id, hour_start, status, n) VALUES ${gains.map(() => '(?, ?, ?, ?)').join(', ')} ${onConflict}`,
+        gains.flatMap((d) => [d.webhookId, d.hourStart, d.status, d.n]),
+      );
+    }
+    if (losses.length > 0) {
+      const key = '(webhook_id = ? AND hour_start = ? AND status = ?)';
+      const keyParams = losses.flatMap((d) => [d.webhookId, d.hourStart, d.status]);
+      await this.db.exec(
+        `UPDATE webhook_delivery_counts SET n = n - CASE ${losses.map(() => `WHEN ${key} THEN ?`).join(' ')} ELSE 0 END WHERE ${losses.map(() => key).join(' OR ')}`,
+        [...losses.flatMap((d) => [d.webhookId, d.hourStart, d.status, -d.n]), ...keyParams],
+      );
+    }
+  }
+
+  /**
+   * Deliveries of a webhook created from `fromHour` on, by status: the settled ones from the
+   * counters, the waiting ones (few, unless a backlog waits) from their index range. One statement.
+   */
+  async count(webhookId: string, fromHour: number, waitingFloorId: string, waiting: readonly DeliveryStatus[]): Promise<Partial<Record<DeliveryStatus, number>>> {
+    const rows = await this.db.query<{ status: DeliveryStatus; n: number | string | null }>(
+      [
+        'SELECT status, SUM(n) AS n FROM webhook_delivery_counts WHERE webhook_id = ? AND hour_start >= ? GROUP BY status',
+        ...waiting.map(() => 'SELECT ? AS status, COUNT(*) AS n FROM deliveries WHERE webhook_id = ? AND status = ? AND id >= ?'),
+      ].join(' UNION ALL '),
+      [webhookId, fromHour, ...waiting.flatMap((status) => [status, webhookId, status, waitingFloorId])],
+    );
+    return Object.fromEntries(rows.filter((r) => Number(r.n ?? 0) > 0).map((r) => [r.status, Number(r.n)]));
+  }
+
+  async deleteForWebhook(webhookId: string): Promise<void> {
+    await this.db.exec('DELETE FROM webhook_delivery_counts WHERE webhook_id = ?', [webhookId]);
+  }
+
+  async purgeBefore(beforeHour: number, limit: number): Promise<number> {
+    const sql =
+      this.db.dialect === 'mysql'
+        ? 'DELETE FROM webhook_delivery_counts WHERE hour_start < ? LIMIT ?'
+        : 'DELETE FROM webhook_delivery_counts WHERE rowid IN (SELECT rowid FROM webhook_delivery_counts WHERE hour_start < ? LIMIT ?)';
+    return (await this.db.exec(sql, [beforeHour, limit])).affected;
+  }
+}
