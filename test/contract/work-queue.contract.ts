@@ -125,6 +125,29 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
       expect(received.get('later')! - runAt.getTime()).toBeLessThan(1_500);
     });
 
+    it('tells when its oldest item not yet handed over became due; items handed over no longer count', async () => {
+      const p = await start();
+      const topic = uniqueTopic();
+      expect(await p.queue.oldestWaiting(topic)).toBeNull();
+      const dueAt = new Date(Date.now() - 5_000);
+      await enqueueIn(p, [
+        { topic, payload: { v: 'overdue' }, runAt: dueAt },
+        { topic, payload: { v: 'now' } },
+        { topic, payload: { v: 'later' }, runAt: new Date(Date.now() + 60_000) },
+      ]);
+      // waiting since it was due, or (NATS) since the stream took it: a time already past
+      const overdue = async () => {
+        const since = (await p.queue.oldestWaiting(topic))?.getTime() ?? Infinity;
+        return since >= dueAt.getTime() && since <= Date.now();
+      };
+      await waitFor('the overdue item reported waiting', overdue, 3_000);
+      const held = new Set<string>();
+      await p.queue.consume(topic, (work) => (held.add(String(work.payload.v)), never()), { concurrency: 4 });
+      await waitFor('both due items handed over', () => held.size === 2, 5_000);
+      // what still waits is the delayed item, or (database queue) the lease of an item being worked on: nothing overdue
+      await waitFor('no overdue item waiting', async () => !(await overdue()), 5_000);
+    });
+
     it('hands over items flagged sweptBackIfLost like any other: due or delayed, inside a transaction or not, none rolled back', async () => {
       const p = await start();
       const topic = uniqueTopic();

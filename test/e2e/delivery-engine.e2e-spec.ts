@@ -118,6 +118,32 @@ describe.each(PROFILES)('delivery engine (%s)', (profile) => {
     expect(Number(/^webhook_deliveries_deferred_total (\d+)/m.exec(metrics.text)?.[1])).toBeGreaterThan(0);
   });
 
+  it('never takes a delivery waiting its turn in the queue behind a backlog for one that lost its item', async () => {
+    if (skip) return;
+    // 4 calls at a time at a receiver answering in 100 ms (not slow enough to be sent back): 40 a second,
+    // so most of 600 deliveries wait in the queue for seconds beyond DELIVERY_SWEEP_AFTER. Out of the
+    // queue, the 64 items in the dispatcher's hands wait up to 1.6 s for their call, unclaimed (on NATS,
+    // a message of 32 items is the queue's head up to 0.8 s more): the sweep waits longer than that.
+    const app = await start({ DISPATCHER_CONCURRENCY: '4', DELIVERY_SWEEP_AFTER: '6s', DELIVERY_SWEEP_INTERVAL: '200ms' });
+    const paced = await receiver({ delayMs: 100 });
+    const account = await app.createAccount('Backlog');
+    await subscribe(app, account.apiKey, `${paced.url}/in`);
+    const backlog = 600;
+    const answers = await Promise.all(Array.from({ length: backlog }, () => publish(app, account.id)));
+    expect(answers.every((a) => a.status === 202)).toBe(true);
+    await eventually(() => expect(paced.requests.length).toBeGreaterThanOrEqual(backlog), 60_000, 200);
+    expect(new Set(paced.requests.map((q) => eventIdOf(q.body))).size).toBe(backlog);
+    // one attempt each (seq 1): none was rescheduled by the sweeper, which bumps seq
+    const db = app.app.get(TypeormDatabase);
+    await eventually(async () => {
+      const [row] = await db.query<{ n: number | string; swept: number | string }>(
+        "SELECT COUNT(*) AS n, SUM(CASE WHEN seq > 1 THEN 1 ELSE 0 END) AS swept FROM deliveries WHERE status = 'succeeded' AND account_id = ?",
+        [account.id],
+      );
+      expect([Number(row.n), Number(row.swept)]).toEqual([backlog, 0]);
+    }, 10_000);
+  });
+
   it("serves another account at a receiver host it shares with an account whose calls hang at its next freed place, not after that account's backlog", async () => {
     if (skip) return;
     // Calls to /hang/ time out after 1 s; 4 at a time to the origin, so one account's 100 of them take 25 s.

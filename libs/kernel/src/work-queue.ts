@@ -86,4 +86,10 @@ export abstract class WorkQueue {
   abstract ping(): Promise<void>;
   /** The items it holds by topic, for the operators' gauges. */
   abstract backlog(): Promise<QueueBacklog>;
+  /**
+   * The earliest due time of an item of `topic` not yet handed to a worker (null when there is
+   * none): every item due before it has left the queue. The sweepers take work for lost only when
+   * it was due before this too, never while its item may still be waiting behind a backlog.
+   */
+  abstract oldestWaiting(topic: string): Promise<Date | null>;
 }

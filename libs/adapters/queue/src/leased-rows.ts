@@ -69,6 +69,12 @@ export class LeasedRows {
     };
   }
 
+  /** The earliest `available_at` of a topic's rows (a row being worked on has its lease's end there), or null when it has none. */
+  async oldestAvailable(topic: string): Promise<Date | null> {
+    const [row] = await this.db.query<{ oldest: unknown }>(`SELECT MIN(available_at) AS oldest FROM ${this.table.name} WHERE topic = ?`, [topic]);
+    return row?.oldest === null || row?.oldest === undefined ? null : new Date(Number(row.oldest));
+  }
+
   /** Inserts in the ambient transaction; a row whose (topic, dedup key) is already stored is skipped. */
   async insert(rows: NewLeasedRow[], nowMs: number): Promise<void> {
     const keyed = rows.filter((r) => r.dedupKey !== null);

@@ -45,8 +45,8 @@ export async function stepWorkerRig(options: StepWorkerRigOptions) {
   const accountId = options.accountId ?? 7;
   const clock = new ManualClock();
   const runs = new InMemoryRunRepository();
-  const queue = new InMemoryWorkQueue();
   const uow = new InMemoryUnitOfWork();
+  const queue = new InMemoryWorkQueue(uow, clock);
   const secrets = new SecretBox(randomBytes(32));
   const targetRows = new InMemoryTargetRepository();
   const target: WebhookTarget = {

@@ -33,6 +33,47 @@ describe(DeliverySweeper.name, () => {
     expect(h.http.requests).toHaveLength(1);
   });
 
+  it('leaves a delivery whose item may still wait in the queue behind older items, and takes it for lost once the queue has moved past it', async () => {
+    const { h, sut } = await setUp();
+    const [mine] = h.queue.take(DELIVERY_TOPIC);
+    // a backlog due before it still waits in the queue: its own item may be behind it
+    await h.queue.enqueue([{ topic: DELIVERY_TOPIC, payload: { deliveryId: 'del_backlog', seq: 0 }, runAt: new Date(h.clock.nowMs() - 1_000) }]);
+    h.clock.advance(600_000);
+    expect(await sut.sweep()).toBe(0);
+    // the queue handed out the backlog and holds nothing older: the delivery's item was lost
+    h.queue.take(DELIVERY_TOPIC);
+    expect(await sut.sweep()).toBe(1);
+    expect(h.queue.take(DELIVERY_TOPIC).map((i) => i.payload)).toEqual([{ deliveryId: mine.payload.deliveryId, seq: 1 }]);
+  });
+
+  it('leaves a delivery just handed out after a long wait in the queue, unclaimed in a dispatcher, until it has been out of the queue for staleAfter', async () => {
+    const { h, sut } = await setUp();
+    await h.queue.enqueue([{ topic: DELIVERY_TOPIC, payload: { deliveryId: 'del_backlog', seq: 0 }, runAt: new Date(h.clock.nowMs() - 1_000) }]);
+    h.clock.advance(100_000);
+    expect(await sut.sweep()).toBe(0);
+    h.clock.advance(200_000);
+    expect(await sut.sweep()).toBe(0);
+    // the backlog drains: the delivery's item is handed out, it waits for a place in its lane
+    const [inHand] = h.queue.take(DELIVERY_TOPIC).filter((i) => i.payload.deliveryId !== 'del_backlog');
+    h.clock.advance(1_000);
+    expect(await sut.sweep()).toBe(0);
+    h.clock.advance(60_000);
+    expect(await sut.sweep()).toBe(0);
+    // two minutes out of the queue and still unclaimed: lost with the dispatcher that held it
+    h.clock.advance(61_000);
+    expect(await sut.sweep()).toBe(1);
+    expect(h.queue.take(DELIVERY_TOPIC).map((i) => i.payload)).toEqual([{ deliveryId: inHand.payload.deliveryId, seq: 1 }]);
+  });
+
+  it('sweeps by due time alone when the queue cannot tell what waits in it (NATS unreachable)', async () => {
+    const { h, sut } = await setUp();
+    h.queue.take(DELIVERY_TOPIC);
+    await h.queue.enqueue([{ topic: DELIVERY_TOPIC, payload: { deliveryId: 'del_backlog', seq: 0 }, runAt: new Date(h.clock.nowMs() - 1_000) }]);
+    jest.spyOn(h.queue, 'oldestWaiting').mockRejectedValue(new Error('NATS is not connected'));
+    h.clock.advance(121_000);
+    expect(await sut.sweep()).toBe(1);
+  });
+
   it('skips the run while another process holds its lease', async () => {
     const { h, sut, lease } = await setUp();
     h.queue.take(DELIVERY_TOPIC);

@@ -34,7 +34,7 @@ export function eventWebhooksHarness(overrides: Partial<EventWebhooksSettings> =
   };
   const clock = new ManualClock();
   const uow = new InMemoryUnitOfWork();
-  const queue = new InMemoryWorkQueue(uow);
+  const queue = new InMemoryWorkQueue(uow, clock);
   const http = new ScriptedOutboundHttp();
   const accounts = new InMemoryAccountRepository();
   const webhooks = new InMemoryWebhookRepository();

@@ -108,8 +108,12 @@ export class InMemoryWorkQueue extends WorkQueue {
   readonly items: WorkItem[] = [];
   /** Whether each enqueue call happened inside a unit of work. */
   readonly enqueuedInTransaction: boolean[] = [];
+  private readonly enqueuedAt = new WeakMap<WorkItem, Date>();
 
-  constructor(private readonly uow?: UnitOfWork) {
+  constructor(
+    private readonly uow?: UnitOfWork,
+    private readonly clock?: Clock,
+  ) {
     super();
   }
 
@@ -117,7 +121,9 @@ export class InMemoryWorkQueue extends WorkQueue {
     this.enqueuedInTransaction.push(this.uow?.inTransaction() ?? false);
     for (const item of items) {
       if (item.key && this.items.some((i) => i.key === item.key)) continue;
-      this.items.push(structuredClone(item));
+      const kept = structuredClone(item);
+      this.enqueuedAt.set(kept, this.clock?.now() ?? new Date());
+      this.items.push(kept);
     }
   }
   async consume(_topic: string, _handler: WorkHandlerFn, _options: ConsumeOptions): Promise<WorkSubscription> {
@@ -136,6 +142,12 @@ export class InMemoryWorkQueue extends WorkQueue {
       topics.set(item.topic, topic);
     }
     return { store: 'memory', topics: [...topics.values()] };
+  }
+
+  /** Every item waits here until the test takes it: the earliest due of the topic's (an item due at once counts as due when enqueued). */
+  async oldestWaiting(topic: string): Promise<Date | null> {
+    const dues = this.items.filter((i) => i.topic === topic).map((i) => (i.runAt ?? this.enqueuedAt.get(i) ?? new Date()).getTime());
+    return dues.length === 0 ? null : new Date(Math.min(...dues));
   }
 
   /** Removes and returns the items of a topic, oldest first. */

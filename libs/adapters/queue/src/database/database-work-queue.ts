@@ -99,6 +99,11 @@ export class DatabaseWorkQueue extends WorkQueue {
     return this.rows.backlog();
   }
 
+  /** A row being worked on is available again only when its lease ends: the earliest available time is the oldest waiting item. */
+  oldestWaiting(topic: string): Promise<Date | null> {
+    return this.rows.oldestAvailable(topic);
+  }
+
   /** Stops whatever is still consuming, releasing its items at once. The database stays open. */
   async close(): Promise<void> {
     const workers = [...this.workers.keys()];

@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, JetStreamManager, ReplayPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, JetStreamApiCodes, JetStreamApiError, JetStreamManager, MsgRequest, ReplayPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 
 /**
  * Names and server-side setup of one installation's work stream: `${prefix}_work` holds
@@ -63,6 +63,27 @@ export class JetStreamTopology {
       .then((created) => (created ? onCreated?.() : undefined))
       .finally(() => (this.restoring = null));
     return this.restoring;
+  }
+
+  /**
+   * When the oldest message of `topic` not yet handed to its consumer was stored (null when none
+   * waits, or the stream is gone): the consumer's next undelivered message, found by subject from
+   * the stream sequence it delivered last; with no consumer yet, the topic's first message.
+   */
+  async oldestUndelivered(jsm: JetStreamManager, topic: string): Promise<Date | null> {
+    try {
+      const info = await jsm.consumers.info(this.stream, this.durable(topic)).catch((error: unknown) => {
+        if (isApiError(error, JetStreamApiCodes.ConsumerNotFound)) return null;
+        throw error;
+      });
+      if (info?.num_pending === 0) return null;
+      // The server takes `next_by_subj` with `seq` in a STREAM.MSG.GET request (2.9 and later); the client's type lists it for direct gets only.
+      const query = { seq: (info?.delivered.stream_seq ?? 0) + 1, next_by_subj: this.subject(topic) } as unknown as MsgRequest;
+      return (await jsm.streams.getMessage(this.stream, query))?.time ?? null;
+    } catch (error) {
+      if (isApiError(error, JetStreamApiCodes.StreamNotFound)) return null;
+      throw error;
+    }
   }
 
   async ensureConsumer(jsm: JetStreamManager, topic: string, settings: { ackWaitMs: number; maxAckPending: number }): Promise<void> {

@@ -210,6 +210,15 @@ export class NatsWorkQueue extends WorkQueue {
     return this.outbox.backlog();
   }
 
+  /** The older of the topic's oldest outbox row (not yet in the stream, or a delayed retry) and its oldest message not yet handed out. */
+  async oldestWaiting(topic: string): Promise<Date | null> {
+    const handles = this.link.current;
+    if (!handles) throw new Error('NATS is not connected');
+    const [stored, streamed] = await Promise.all([this.outbox.oldestAvailable(topic), this.topology.oldestUndelivered(handles.jsm, topic)]);
+    const times = [stored, streamed].filter((t): t is Date => t !== null);
+    return times.length === 0 ? null : new Date(Math.min(...times.map((t) => t.getTime())));
+  }
+
   /** Throws unless NATS answers a JetStream request now. */
   async ping(): Promise<void> {
     const handles = this.link.current;
