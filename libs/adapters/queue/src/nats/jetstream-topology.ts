@@ -68,7 +68,9 @@ export class JetStreamTopology {
   /**
    * When the oldest message of `topic` not yet handed to its consumer was stored (null when none
    * waits, or the stream is gone): the consumer's next undelivered message, found by subject from
-   * the stream sequence it delivered last; with no consumer yet, the topic's first message.
+   * the stream sequence it delivered last; with no consumer yet, the topic's first message. The
+   * time is when JetStream stored the message, a little after its items were due: the sweeper may
+   * count those items as gone from the queue a moment early, never items further behind.
    */
   async oldestUndelivered(jsm: JetStreamManager, topic: string): Promise<Date | null> {
     try {
