@@ -95,16 +95,4 @@ export class SettledDeliveryCounts {
     );
     return Object.fromEntries(rows.filter((r) => Number(r.n ?? 0) > 0).map((r) => [r.status, Number(r.n)]));
   }
-
-  async deleteForWebhook(webhookId: string): Promise<void> {
-    await this.db.exec('DELETE FROM webhook_delivery_counts WHERE webhook_id = ?', [webhookId]);
-  }
-
-  async purgeBefore(beforeHour: number, limit: number): Promise<number> {
-    const sql =
-      this.db.dialect === 'mysql'
-        ? 'DELETE FROM webhook_delivery_counts WHERE hour_start < ? LIMIT ?'
-        : 'DELETE FROM webhook_delivery_counts WHERE rowid IN (SELECT rowid FROM webhook_delivery_counts WHERE hour_start < ? LIMIT ?)';
-    return (await this.db.exec(sql, [beforeHour, limit])).affected;
-  }
 }

@@ -4,6 +4,9 @@ import { idFloorAt } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
 import { SettledDeliveryCounts } from './settled-delivery-counts';
 
+/** The counters of attempts and of settled deliveries, both per webhook and hour. */
+const COUNTER_TABLES = ['webhook_attempt_stats', 'webhook_delivery_counts'] as const;
+
 interface CounterRow {
   webhook_id: string;
   hour_start: number | string;
@@ -54,17 +57,20 @@ export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
   }
 
   async deleteForWebhook(webhookId: string): Promise<void> {
-    await this.db.exec('DELETE FROM webhook_attempt_stats WHERE webhook_id = ?', [webhookId]);
-    await this.deliveryCounts.deleteForWebhook(webhookId);
+    for (const table of COUNTER_TABLES) await this.db.exec(`DELETE FROM ${table} WHERE webhook_id = ?`, [webhookId]);
   }
 
-  /** A full scan of two tables bounded by retention, once a day: the attempt counters, then the delivery counters. */
+  /** A full scan of the counter tables, bounded by retention, once a day. */
   async purgeBefore(beforeHour: number, limit: number): Promise<number> {
-    const sql =
-      this.db.dialect === 'mysql'
-        ? 'DELETE FROM webhook_attempt_stats WHERE hour_start < ? LIMIT ?'
-        : 'DELETE FROM webhook_attempt_stats WHERE rowid IN (SELECT rowid FROM webhook_attempt_stats WHERE hour_start < ? LIMIT ?)';
-    const attempts = (await this.db.exec(sql, [beforeHour, limit])).affected;
-    return attempts < limit ? attempts + (await this.deliveryCounts.purgeBefore(beforeHour, limit - attempts)) : attempts;
+    let purged = 0;
+    for (const table of COUNTER_TABLES) {
+      if (purged >= limit) break;
+      const sql =
+        this.db.dialect === 'mysql'
+          ? `DELETE FROM ${table} WHERE hour_start < ? LIMIT ?`
+          : `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE hour_start < ? LIMIT ?)`;
+      purged += (await this.db.exec(sql, [beforeHour, limit - purged])).affected;
+    }
+    return purged;
   }
 }
