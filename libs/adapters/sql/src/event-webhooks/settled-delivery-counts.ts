@@ -1,8 +1,7 @@
-import { DeliveryStatus, SETTLED_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
+import { DeliveryStatus } from '../../../../event-webhooks/src/deliveries/delivery';
 import { DeliveryStatusChange, HOUR_MS, SettledCountDelta, settledCountDeltas } from '../../../../event-webhooks/src/stats/webhook-stats';
 import { TypeormDatabase } from '../typeorm-database';
 
-export const SETTLED = SETTLED_STATUSES.map((s) => `'${s}'`).join(', ');
 const HOUR_OF_CREATION = `created_at - created_at % ${HOUR_MS}`;
 
 /** A delivery as its counter sees it. */

@@ -274,12 +274,12 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
       const [had] = await this.counts.locked('id = ?', [id]);
       if (!had) return null;
       const { affected } = await this.db.exec(
-      `UPDATE deliveries SET
-         retry_step = CASE WHEN status IN (${WAITING}) THEN (CASE WHEN retry_step > 0 THEN retry_step - 1 ELSE 0 END) ELSE ? END,
-         status = CASE WHEN status IN (${WAITING}) THEN status ELSE '${T.retryNowFinalTo}' END,
-         next_attempt_at = ?, seq = seq + 1
-       WHERE id = ? AND status <> '${T.retryNowNever}' AND ${UNCLAIMED}`,
-      [retryStepIfFinal, now.getTime(), id, now.getTime()],
+        `UPDATE deliveries SET
+           retry_step = CASE WHEN status IN (${WAITING}) THEN (CASE WHEN retry_step > 0 THEN retry_step - 1 ELSE 0 END) ELSE ? END,
+           status = CASE WHEN status IN (${WAITING}) THEN status ELSE '${T.retryNowFinalTo}' END,
+           next_attempt_at = ?, seq = seq + 1
+         WHERE id = ? AND status <> '${T.retryNowNever}' AND ${UNCLAIMED}`,
+        [retryStepIfFinal, now.getTime(), id, now.getTime()],
       );
       if (affected !== 1) return null;
       const [row] = await this.db.query<Pick<DeliveryRow, 'seq' | 'status'>>('SELECT seq, status FROM deliveries WHERE id = ?', [id]);
