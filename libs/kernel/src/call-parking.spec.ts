@@ -80,6 +80,38 @@ describe(CallParking.name, () => {
     expect(calls.slice(next).filter((c) => shedAt(c) !== null)).toHaveLength(4_000 - next - 2_000);
   });
 
+  it("judges a line on the receiver's part of its calls where they report it: places held a second behind a busy database, answers in 10 ms, is not slow", () => {
+    const calls = Array.from({ length: 4_000 }, () => sut.park('o\na'));
+    let next = 0;
+    const running: ParkedCall[] = [];
+    for (let tick = 0; tick < 100; tick++) {
+      now += 10;
+      while (running.length >= 397) running.shift()!.finished();
+      for (let i = 0; i < 4; i++) {
+        const call = calls[next++];
+        call.started();
+        // the claim took its time; the receiver answers within the tick
+        call.calling();
+        call.answered();
+        running.push(call);
+      }
+    }
+    sut.sweep();
+    expect(calls.slice(next).every((c) => shedAt(c) === null)).toBe(true);
+  });
+
+  it('judges a line slow while its calls wait at the receiver, answered or not', () => {
+    const calls = Array.from({ length: 100 }, () => sut.park('o\na'));
+    for (const call of calls.slice(0, 10)) {
+      call.started();
+      call.calling();
+    }
+    now += 1_000;
+    // no answer for a second: the receiver hangs; the 90 parked beyond what it keeps are shed
+    sut.sweep();
+    expect(calls.slice(10).filter((c) => shedAt(c) !== null).length).toBeGreaterThan(0);
+  });
+
   it('never sheds a call parked for less than minParkedMs, however slow its line', () => {
     const calls = Array.from({ length: 10 }, () => sut.park('o\na'));
     now += 999;

@@ -21,7 +21,10 @@ export interface ParkingLimits {
   minParkedMs: number;
   /** How often lines are looked at. */
   sweepEveryMs: number;
-  /** A line whose calls (from the start to the end of the place they hold) take this long on average is slow. */
+  /**
+   * A line whose calls take this long on average is slow: the receiver's part of them where the
+   * caller reports it (ParkedCall.calling and answered), else the time they hold their places.
+   */
   slowCallMs: number;
   /**
    * Calls per second assumed for a line that started none while calls waited (a hanging or paused
@@ -61,6 +64,11 @@ interface Line {
   second: number[];
   busyMs: number[];
   starts: number[];
+  /** Per second of the window: the receiver's time of the calls answered, and how many. */
+  answeredMs: number[];
+  answered: number[];
+  /** Calls at the receiver now (between calling and answered). */
+  calling: Set<ParkedCall>;
   /** While calls wait: up to when their waiting time has been counted. */
   busyCountedTo: number | null;
   /** Where the next shed call's return goes: returns are spaced at the line's rate. */
@@ -71,6 +79,8 @@ interface Line {
 export class ParkedCall {
   private readonly controller = new AbortController();
   readonly signal = this.controller.signal;
+  /** When the receiver's part of the call began (calling), until it is answered. */
+  callingSinceMs: number | null = null;
 
   constructor(
     private readonly lot: CallParking,
@@ -87,7 +97,21 @@ export class ParkedCall {
 
   /** The call ended (its places given back). */
   finished(): void {
+    this.lot.answer(this);
     this.lot.finish(this);
+  }
+
+  /**
+   * The request goes to the receiver now: what came before in its places (a claim in the database)
+   * is not the receiver's time. Reporting it (and `answered`) lets the line be judged on the receiver.
+   */
+  calling(): void {
+    this.lot.call(this);
+  }
+
+  /** The receiver answered, or the call failed (what comes after, recording it, is not the receiver's time). */
+  answered(): void {
+    this.lot.answer(this);
   }
 
   /** It stopped waiting otherwise (shed, stopped, failed). */
@@ -121,7 +145,7 @@ export class CallParking {
     const state = this.lineOf(line);
     const call = new ParkedCall(this, line, nowMs, notBeforeMs);
     const rate = state.parked.size > 0 ? this.rateOf(state, nowMs) : null;
-    if ((rate !== null && this.isSlow(state, rate) && state.parked.size >= Math.max(1, this.keepOf(rate))) || notBeforeMs() - nowMs > this.limits.horizonMs) {
+    if ((rate !== null && this.isSlow(state, rate, nowMs) && state.parked.size >= Math.max(1, this.keepOf(rate))) || notBeforeMs() - nowMs > this.limits.horizonMs) {
       this.shed(state, [call], nowMs, rate);
       return call;
     }
@@ -149,6 +173,22 @@ export class CallParking {
     if (line && line.inFlight > 0) line.inFlight--;
   }
 
+  call(call: ParkedCall): void {
+    const line = this.lines.get(call.line);
+    if (!line || call.callingSinceMs !== null) return;
+    call.callingSinceMs = this.nowMs();
+    line.calling.add(call);
+  }
+
+  answer(call: ParkedCall): void {
+    const line = this.lines.get(call.line);
+    if (!line || call.callingSinceMs === null || !line.calling.delete(call)) return;
+    const nowMs = this.nowMs();
+    const slot = this.slotOf(line, nowMs);
+    line.answeredMs[slot] += nowMs - call.callingSinceMs;
+    line.answered[slot]++;
+  }
+
   /** Calls of `line` parked now. */
   parked(line: string): number {
     return this.lines.get(line)?.parked.size ?? 0;
@@ -166,10 +206,10 @@ export class CallParking {
     for (const [key, line] of this.lines) {
       const rate = this.rateOf(line, nowMs);
       if (line.parked.size === 0) {
-        if (line.inFlight === 0 && this.windowEmpty(line, nowMs)) this.lines.delete(key);
+        if (line.inFlight === 0 && line.calling.size === 0 && this.windowEmpty(line, nowMs)) this.lines.delete(key);
         continue;
       }
-      if (rate === null || !this.isSlow(line, rate)) continue;
+      if (rate === null || !this.isSlow(line, rate, nowMs)) continue;
       const keep = this.keepOf(rate);
       if (line.parked.size <= keep) continue;
       const beyond: ParkedCall[] = [];
@@ -196,8 +236,25 @@ export class CallParking {
     this.timer = null;
   }
 
-  /** Its calls take slowCallMs or more on average (Little's law: calls in flight / starts per second), or none started. */
-  private isSlow(line: Line, rate: number): boolean {
+  /**
+   * Its calls take slowCallMs or more on average. Where calls report the receiver's part, that is
+   * what counts (answered ones over the window and those at the receiver now, each for as long as
+   * it has been there): a fast receiver behind a busy database is not slow, sending its calls back
+   * to the queue would only add work. Else the time they hold their places (Little's law: calls in
+   * flight / starts per second), and a line that started none is slow.
+   */
+  private isSlow(line: Line, rate: number, nowMs: number): boolean {
+    const second = Math.floor(nowMs / 1000);
+    let receiverMs = 0;
+    let calls = 0;
+    for (let slot = 0; slot < RATE_WINDOW_S; slot++) {
+      if (second - line.second[slot] >= RATE_WINDOW_S) continue;
+      receiverMs += line.answeredMs[slot];
+      calls += line.answered[slot];
+    }
+    for (const call of line.calling) receiverMs += nowMs - (call.callingSinceMs ?? nowMs);
+    calls += line.calling.size;
+    if (calls > 0) return receiverMs / calls >= this.limits.slowCallMs;
     return rate === 0 || (line.inFlight / rate) * 1000 >= this.limits.slowCallMs;
   }
 
@@ -229,7 +286,18 @@ export class CallParking {
     let line = this.lines.get(key);
     if (!line) {
       const slots = () => new Array<number>(RATE_WINDOW_S).fill(0);
-      line = { parked: new Set(), inFlight: 0, second: new Array<number>(RATE_WINDOW_S).fill(-1), busyMs: slots(), starts: slots(), busyCountedTo: null, returnCursorMs: 0 };
+      line = {
+        parked: new Set(),
+        inFlight: 0,
+        second: new Array<number>(RATE_WINDOW_S).fill(-1),
+        busyMs: slots(),
+        starts: slots(),
+        answeredMs: slots(),
+        answered: slots(),
+        calling: new Set(),
+        busyCountedTo: null,
+        returnCursorMs: 0,
+      };
       this.lines.set(key, line);
     }
     return line;
@@ -243,6 +311,8 @@ export class CallParking {
       line.second[slot] = second;
       line.busyMs[slot] = 0;
       line.starts[slot] = 0;
+      line.answeredMs[slot] = 0;
+      line.answered[slot] = 0;
     }
     return slot;
   }
@@ -269,7 +339,7 @@ export class CallParking {
 
   private windowEmpty(line: Line, nowMs: number): boolean {
     const second = Math.floor(nowMs / 1000);
-    return line.second.every((s, slot) => second - s >= RATE_WINDOW_S || (line.busyMs[slot] === 0 && line.starts[slot] === 0));
+    return line.second.every((s, slot) => second - s >= RATE_WINDOW_S || (line.busyMs[slot] === 0 && line.starts[slot] === 0 && line.answered[slot] === 0));
   }
 }
 

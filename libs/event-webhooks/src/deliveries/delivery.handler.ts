@@ -132,7 +132,7 @@ export class DeliveryHandler extends WorkHandler {
     // The lane's place is held for the claim and the call only (and, past the bound, until there is
     // room among the unrecorded): recording the outcome does not load the receiver, and holding the
     // place through the batched record left calls unstarted.
-    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', delivery.webhookId, String(delivery.accountId), async () => {
+    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', delivery.webhookId, String(delivery.accountId), async (timing) => {
       // Stopping while it waited in its lane: the item goes back to the queue, due now, for another
       // dispatcher (or this one after a restart) to make the call.
       if (this.stopped) return { kind: 'retry', at: this.clock.now() } as const;
@@ -150,7 +150,9 @@ export class DeliveryHandler extends WorkHandler {
       if (!current) return { kind: 'done' } as const;
       this.calling++;
       try {
+        timing.calling();
         const finished = await this.call(job, current, claim.token);
+        timing.answered();
         await this.unrecorded.acquire(UNRECORDED);
         return { kind: 'called', finished } as const;
       } catch (error) {

@@ -8,6 +8,12 @@ export interface ShedCall {
   at: Date;
 }
 
+/** What `work` tells its line of the receiver's part of the call (CallParking judges the line on it). */
+export interface ReceiverTiming {
+  calling(): void;
+  answered(): void;
+}
+
 export interface DispatchLaneLimits {
   /** Calls in flight at once to one receiver origin. */
   perOrigin: number;
@@ -57,14 +63,15 @@ export class DispatchLanes {
 
   /**
    * Runs `work` (the claim and the call of one delivery to `endpoint`, a webhook of `account`) in its
-   * places, unless it is shed while it waits for them.
+   * places, unless it is shed while it waits for them. `work` says when its request went to the
+   * receiver and when it was answered.
    */
-  async run<T>(origin: string, attemptClass: AttemptClass, endpoint: string, account: string, work: () => Promise<T>): Promise<T | ShedCall> {
+  async run<T>(origin: string, attemptClass: AttemptClass, endpoint: string, account: string, work: (timing: ReceiverTiming) => Promise<T>): Promise<T | ShedCall> {
     const parked = this.parking.park(`${origin}\n${account}`, () => this.pausedUntil.get(endpoint) ?? 0);
     const release = await placesOrShed(parked, (signal) => this.acquireOutsidePause(origin, attemptClass, endpoint, account, signal));
     if (release instanceof ShedFromParking) return { kind: 'shed', at: new Date(release.atMs) };
     try {
-      return await work();
+      return await work(parked);
     } finally {
       release();
     }
