@@ -244,16 +244,9 @@ export class CallParking {
    * flight / starts per second), and a line that started none is slow.
    */
   private isSlow(line: Line, rate: number, nowMs: number): boolean {
-    const second = Math.floor(nowMs / 1000);
-    let receiverMs = 0;
-    let calls = 0;
-    for (let slot = 0; slot < RATE_WINDOW_S; slot++) {
-      if (second - line.second[slot] >= RATE_WINDOW_S) continue;
-      receiverMs += line.answeredMs[slot];
-      calls += line.answered[slot];
-    }
+    let receiverMs = this.inWindow(line, nowMs, line.answeredMs);
     for (const call of line.calling) receiverMs += nowMs - (call.callingSinceMs ?? nowMs);
-    calls += line.calling.size;
+    const calls = this.inWindow(line, nowMs, line.answered) + line.calling.size;
     if (calls > 0) return receiverMs / calls >= this.limits.slowCallMs;
     return rate === 0 || (line.inFlight / rate) * 1000 >= this.limits.slowCallMs;
   }
@@ -326,15 +319,16 @@ export class CallParking {
 
   private rateOf(line: Line, nowMs: number): number | null {
     this.countBusy(line, nowMs);
+    const busyMs = this.inWindow(line, nowMs, line.busyMs);
+    return busyMs < this.limits.minParkedMs ? null : this.inWindow(line, nowMs, line.starts) / (busyMs / 1000);
+  }
+
+  /** One of the line's per-second counts, added up over the seconds of the window. */
+  private inWindow(line: Line, nowMs: number, perSecond: number[]): number {
     const second = Math.floor(nowMs / 1000);
-    let busyMs = 0;
-    let starts = 0;
-    for (let slot = 0; slot < RATE_WINDOW_S; slot++) {
-      if (second - line.second[slot] >= RATE_WINDOW_S) continue;
-      busyMs += line.busyMs[slot];
-      starts += line.starts[slot];
-    }
-    return busyMs < this.limits.minParkedMs ? null : starts / (busyMs / 1000);
+    let sum = 0;
+    for (let slot = 0; slot < RATE_WINDOW_S; slot++) if (second - line.second[slot] < RATE_WINDOW_S) sum += perSecond[slot];
+    return sum;
   }
 
   private windowEmpty(line: Line, nowMs: number): boolean {
