@@ -1,81 +1,137 @@
 import { LeasedRows } from '../../libs/adapters/queue/src/leased-rows';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LEASE_WRITE, TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
+import { WalSync } from '../../libs/adapters/sql/src/wal-sync';
 import { openTestDatabase, TestDatabase } from '../support/databases';
 import { serviceAvailable, TEST_MYSQL } from '../support/services';
 
 /**
- * Lease writes (`{ durable: false }`): on SQLite they commit without syncing the WAL, every other
- * commit keeps synchronous=FULL. Each probe row records the synchronous level in force while the
- * statement that wrote it ran (SQLite's `pragma_synchronous()`): 2 is FULL, 1 NORMAL.
+ * Durability on SQLite: a durable write returns only after an fsync of the WAL that began after its
+ * commit (WalSync, off the event loop), a lease write (`{ durable: false }`) and a redoable
+ * transaction return at once, and reads never wait for a sync. The syncs are counted and held by a
+ * WalSync over a gate, on a real database file.
  */
 describe('lease writes on SQLite', () => {
   let database: TestDatabase;
   let db: TypeormDatabase;
-  const PROBE = 'INSERT INTO sync_probe (label, level) SELECT ?, synchronous FROM pragma_synchronous()';
-  const levels = async () => Object.fromEntries((await db.query<{ label: string; level: number }>('SELECT label, level FROM sync_probe')).map((r) => [r.label, Number(r.level)]));
-  const currentLevel = async () => Number((await db.query<{ synchronous: number }>('PRAGMA synchronous'))[0].synchronous);
+  let syncs: number;
+  let gate: { open(): void; wait: Promise<void> } | null;
+
+  const holdSyncs = () => {
+    let open!: () => void;
+    const wait = new Promise<void>((resolve) => (open = resolve));
+    gate = { open, wait };
+    return gate;
+  };
+  /** What has settled of `promise` after the event loop turned a few times. */
+  const settledSoon = async (promise: Promise<unknown>) => {
+    let settled = false;
+    void promise.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return settled;
+  };
 
   beforeAll(async () => {
     database = await openTestDatabase('sqlite');
-    db = database.db;
-    await db.exec('CREATE TABLE sync_probe (label TEXT PRIMARY KEY, level INTEGER NOT NULL)');
+    const sync = new WalSync(async () => {
+      syncs++;
+      if (gate) await gate.wait;
+    });
+    db = new TypeormDatabase(database.db.dataSource, 'sqlite', sync);
+    await db.exec('CREATE TABLE sync_probe (label TEXT PRIMARY KEY)');
   });
   afterAll(() => database.drop());
-  beforeEach(() => db.exec('DELETE FROM sync_probe'));
-
-  it('commit a lease write without the WAL sync and every other write with it', async () => {
-    await db.exec(PROBE, ['durable']);
-    await db.exec(PROBE, ['lease'], LEASE_WRITE);
-    await db.query(`${PROBE} RETURNING label`, ['lease, read back'], LEASE_WRITE);
-    await db.exec(PROBE, ['durable after']);
-    expect(await levels()).toEqual({ durable: 2, lease: 1, 'lease, read back': 1, 'durable after': 2 });
-    expect(await currentLevel()).toBe(2);
+  beforeEach(async () => {
+    gate = null;
+    await db.exec('DELETE FROM sync_probe');
+    syncs = 0;
   });
 
-  it('keep a lease write inside a transaction as durable as the transaction', async () => {
+  it('return a durable write only once a WAL sync after its commit has ended', async () => {
+    const held = holdSyncs();
+    const write = db.exec('INSERT INTO sync_probe (label) VALUES (?)', ['durable']);
+    expect(await settledSoon(write)).toBe(false);
+    // Committed already (other statements run while the sync is under way), not yet answered.
+    expect(await db.query('SELECT label FROM sync_probe')).toEqual([{ label: 'durable' }]);
+    held.open();
+    await write;
+    expect(syncs).toBe(1);
+  });
+
+  it('return lease writes and reads without a sync', async () => {
+    holdSyncs();
+    await db.exec('INSERT INTO sync_probe (label) VALUES (?)', ['lease'], LEASE_WRITE);
+    await db.query('INSERT INTO sync_probe (label) VALUES (?) RETURNING label', ['lease, read back'], LEASE_WRITE);
+    await db.query('SELECT label FROM sync_probe');
+    await db.exec('DELETE FROM sync_probe WHERE label = ?', ['none such']);
+    expect(syncs).toBe(0);
+  });
+
+  it('return a durable transaction after the sync, and run its after-commit work after it too', async () => {
+    const held = holdSyncs();
+    const order: string[] = [];
+    const transaction = db
+      .transaction(async () => {
+        await db.exec('INSERT INTO sync_probe (label) VALUES (?)', ['in a transaction'], LEASE_WRITE);
+        db.afterCommit(() => void order.push('after commit'));
+      })
+      .then(() => order.push('returned'));
+    expect(await settledSoon(transaction)).toBe(false);
+    expect(order).toEqual([]);
+    held.open();
+    await transaction;
+    expect(order).toEqual(['after commit', 'returned']);
+    expect(syncs).toBe(1);
+  });
+
+  it('return a redoable transaction without a sync, even one joined by a durable write', async () => {
+    holdSyncs();
     await db.transaction(async () => {
-      await db.exec(PROBE, ['in a transaction'], LEASE_WRITE);
-    });
-    expect(await levels()).toEqual({ 'in a transaction': 2 });
-  });
-
-  it('never lend the relaxed level to a transaction waiting beside a lease write', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const transaction = db.transaction(async () => {
-      await held;
-      await db.exec(PROBE, ['transaction']);
-    });
-    const lease = db.exec(PROBE, ['lease'], LEASE_WRITE);
-    const transactionAfter = db.transaction(() => db.exec(PROBE, ['transaction after']));
-    release();
-    await Promise.all([transaction, lease, transactionAfter]);
-    expect(await levels()).toEqual({ transaction: 2, lease: 1, 'transaction after': 2 });
-  });
-
-  it('commit a redoable transaction without the WAL sync, and the transactions beside it with it', async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const redoable = db.transaction(async () => {
-      await held;
-      await db.exec(PROBE, ['redoable']);
-      await db.exec(PROBE, ['redoable, lease write'], LEASE_WRITE);
+      await db.exec('INSERT INTO sync_probe (label) VALUES (?)', ['redoable']);
     }, { durable: false });
-    const durable = db.transaction(() => db.exec(PROBE, ['durable']));
-    const lease = db.exec(PROBE, ['lease'], LEASE_WRITE);
-    release();
-    await Promise.all([redoable, durable, lease]);
-    expect(await levels()).toEqual({ redoable: 1, 'redoable, lease write': 1, durable: 2, lease: 1 });
-    await db.transaction(() => db.transaction(() => db.exec(PROBE, ['joined a durable one']), { durable: false }));
-    expect(await levels()).toMatchObject({ 'joined a durable one': 2 });
-    await expect(db.transaction(() => db.exec(PROBE, ['durable']), { durable: false })).rejects.toThrow(/UNIQUE/);
-    expect(await currentLevel()).toBe(2);
+    expect(syncs).toBe(0);
   });
 
-  it('put the level back when the lease write fails', async () => {
-    await db.exec(PROBE, ['taken']);
-    await expect(db.exec(PROBE, ['taken'], LEASE_WRITE)).rejects.toThrow(/UNIQUE/);
-    expect(await currentLevel()).toBe(2);
+  it('share one sync among the commits that waited for it, and give a commit made during a sync the next', async () => {
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const write = (label: string) => db.exec('INSERT INTO sync_probe (label) VALUES (?)', [label]);
+    const first = holdSyncs();
+    const alone = write('alone');
+    await tick();
+    const together = ['together 1', 'together 2', 'together 3'].map(write);
+    await tick();
+    expect(syncs).toBe(1);
+    const second = holdSyncs();
+    first.open();
+    await alone;
+    await tick();
+    expect(syncs).toBe(2);
+    const late = write('late');
+    expect(await settledSoon(late)).toBe(false);
+    second.open();
+    await Promise.all([...together, late]);
+    expect(syncs).toBe(3);
+  });
+
+  it('answer a failed sync as storage unavailable', async () => {
+    const failing = new TypeormDatabase(
+      database.db.dataSource,
+      'sqlite',
+      new WalSync(() => Promise.reject(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }))),
+    );
+    await expect(failing.exec('INSERT INTO sync_probe (label) VALUES (?)', ['unsynced'])).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(failing.exec('INSERT INTO sync_probe (label) VALUES (?)', ['lease'], LEASE_WRITE)).resolves.toBeDefined();
+  });
+
+  it('sync the real WAL file of a database opened for the server', async () => {
+    await database.db.exec('CREATE TABLE IF NOT EXISTS real_probe (label TEXT PRIMARY KEY)');
+    await database.db.exec('INSERT INTO real_probe (label) VALUES (?)', ['synced']);
+    expect(await database.db.query('PRAGMA synchronous')).toEqual([{ synchronous: 1 }]);
+    await expect(WalSync.forDatabase(join(tmpdir(), 'no-such-folder', 'none.db')).durable()).resolves.toBeUndefined();
   });
 
   it('are what the queue rows use to claim, renew, release and acknowledge', async () => {
@@ -97,6 +153,7 @@ describe('lease writes on SQLite', () => {
       ['UPDATE work_items', false],
       ['DELETE FROM', false],
     ]);
+    expect(syncs).toBe(1);
   });
 });
 

@@ -8,6 +8,7 @@ import { ALL_MIGRATIONS } from './migrations';
 import { mysqlQueryFormat } from './mysql-query-format';
 import { cutOffSlowStatements, type MysqlPool } from './mysql-statement-deadline';
 import { TypeormDatabase } from './typeorm-database';
+import { WalSync } from './wal-sync';
 
 /** The line a start that applied migrations logs (the CLI writes it to stderr). */
 export function migrationsAppliedLine(names: string[]): string {
@@ -24,7 +25,8 @@ export async function openDatabase(storage: AppConfig['storage'], onMigrated: (n
     await source.initialize();
     return source;
   });
-  const db = new TypeormDatabase(dataSource, storage.kind === 'mysql' ? 'mysql' : 'sqlite');
+  const db =
+    storage.kind === 'mysql' ? new TypeormDatabase(dataSource, 'mysql') : new TypeormDatabase(dataSource, 'sqlite', WalSync.forDatabase(resolve(storage.sqlitePath)));
   // A database no process ever migrated has no process of an earlier release either: its custom
   // headers are written sealed from the first (an upgraded one waits for `secrets reseal`).
   const fresh = !(await hasMigrationsTable(db));
@@ -64,9 +66,10 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
         database: path,
         prepareDatabase: (db: { pragma(s: string): unknown }) => {
           db.pragma('journal_mode = WAL');
-          // FULL: WAL with NORMAL may lose the last commits on power loss, i.e. events already answered
-          // 202; FULL syncs the WAL at every commit (group commit keeps commits few; cost in docs/benchmarks.md).
-          db.pragma('synchronous = FULL');
+          // NORMAL alone may lose the last commits on power loss, i.e. events already answered 202:
+          // every durable write waits for an fsync of the WAL after its commit (WalSync), which FULL
+          // would run inside the commit, on the event loop.
+          db.pragma('synchronous = NORMAL');
           db.pragma('busy_timeout = 5000');
           // Deleted and overwritten content is zeroed in the pages written anyway (no more I/O): an
           // old value (a custom header before it was sealed, a rotated-out secret) leaves no copy there.

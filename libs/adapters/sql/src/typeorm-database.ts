@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryResult } from 'typeorm';
 import { DomainError, REDOABLE, type UnitOfWorkOptions } from '../../../kernel/src';
 import { Mutex } from './mutex';
+import type { WalSync } from './wal-sync';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -20,21 +21,19 @@ export interface ExecResult<T> {
 }
 
 /**
- * A statement's or a transaction's durability, the kernel's UnitOfWorkOptions. `durable: false` on
- * SQLite, outside an open transaction, commits without syncing the WAL (synchronous=NORMAL for that
- * statement or transaction alone, where every other commit pays an fsync under FULL); the next
- * durable commit syncs it with its own, and the WAL keeps commits in order, so nothing durable ever
- * depends on it. Elsewhere it changes nothing.
+ * A statement's or a transaction's durability, the kernel's UnitOfWorkOptions. On SQLite a durable
+ * write outside an open transaction returns once the WAL has been synced after its commit (WalSync);
+ * `durable: false` returns at once, and the next sync covers it with the commits before it, in WAL
+ * order, so nothing durable ever depends on it. Elsewhere it changes nothing.
  */
 export type ExecOptions = UnitOfWorkOptions;
 
 /** A lease taken, renewed or given back, a queue item acknowledged, a delivery claimed: lost, only work is done again. */
 export const LEASE_WRITE: ExecOptions = REDOABLE;
 
-/** The better-sqlite3 connection behind TypeORM's driver, for the one pragma TypeORM cannot set per statement. */
+/** The better-sqlite3 connection behind TypeORM's driver: whether a statement wrote is its change count. */
 interface RawSqlite {
-  pragma(source: string, options: { simple: true }): unknown;
-  exec(source: string): unknown;
+  prepare(source: string): { pluck(): { get(): unknown } };
 }
 
 /**
@@ -46,12 +45,13 @@ interface RawSqlite {
 export class TypeormDatabase {
   private readonly context = new AsyncLocalStorage<TxContext>();
   private readonly sqliteLock = new Mutex();
-  /** SQLite's synchronous level as opened, read at the first non-durable write. */
-  private sqliteSyncLevel: number | undefined;
+  private changeCount: { get(): unknown } | undefined;
 
   constructor(
     readonly dataSource: DataSource,
     readonly dialect: Dialect,
+    /** SQLite on a file: what makes its commits durable (none: commits are as durable as SQLite makes them). */
+    private readonly walSync: WalSync | null = null,
   ) {}
 
   /** Runs one statement (or a few that need no atomicity) in the ambient transaction if any. */
@@ -85,25 +85,42 @@ export class TypeormDatabase {
   async withManager<T>(work: (manager: EntityManager) => Promise<T>, durable = true): Promise<T> {
     const tx = this.context.getStore();
     if (tx) return translateErrors(() => work(tx.manager));
-    if (this.dialect === 'sqlite') {
-      const run = () => work(this.dataSource.manager);
-      return this.sqliteLock.run(() => translateErrors(durable ? run : () => this.withoutWalSync(run)));
-    }
+    if (this.dialect === 'sqlite') return this.sqliteCommit(() => translateErrors(() => work(this.dataSource.manager)), durable);
     return translateErrors(() => work(this.dataSource.manager));
   }
 
-  /** Runs `work` (under the SQLite lock, outside any open transaction) with synchronous=NORMAL, then puts the level back. */
-  private async withoutWalSync<T>(work: () => Promise<T>): Promise<T> {
-    const raw = (this.dataSource.driver as unknown as { databaseConnection: RawSqlite }).databaseConnection;
-    const level = (this.sqliteSyncLevel ??= Number(raw.pragma('synchronous', { simple: true })));
-    // Already NORMAL (1) or OFF (0): nothing to relax.
-    if (level <= 1) return work();
-    // exec, not a prepared statement: SQLite applies this pragma when it compiles it.
-    raw.exec('PRAGMA synchronous = NORMAL');
+  /**
+   * Runs `work` (statements outside any open transaction, or one transaction) under the SQLite lock;
+   * if it wrote and is durable, returns once the WAL is synced. The lock is not held for the sync:
+   * the statements after it run meanwhile, and the commits of the moment share one sync.
+   */
+  private async sqliteCommit<T>(work: () => Promise<T>, durable: boolean): Promise<T> {
+    let wrote = false;
+    const result = await this.sqliteLock.run(async () => {
+      const before = this.sqliteChanges();
+      try {
+        return await work();
+      } finally {
+        wrote = this.sqliteChanges() !== before;
+      }
+    });
+    if (durable && wrote && this.walSync) {
+      try {
+        await this.walSync.durable();
+      } catch {
+        throw new DomainError('unavailable', 'storage is unavailable: the write could not be synced to disk');
+      }
+    }
+    return result;
+  }
+
+  /** Rows this SQLite connection has inserted, updated or deleted since it opened (-1 once it is closed: nothing more is written). */
+  private sqliteChanges(): number {
     try {
-      return await work();
-    } finally {
-      raw.exec(`PRAGMA synchronous = ${level}`);
+      this.changeCount ??= (this.dataSource.driver as unknown as { databaseConnection: RawSqlite }).databaseConnection.prepare('SELECT total_changes()').pluck();
+      return Number(this.changeCount.get());
+    } catch {
+      return -1;
     }
   }
 
@@ -121,9 +138,7 @@ export class TypeormDatabase {
           return this.context.run({ manager, afterCommit: callbacks }, work);
         }),
       );
-    const durable = options.durable ?? true;
-    const result =
-      this.dialect === 'sqlite' ? await this.sqliteLock.run(durable ? run : () => this.withoutWalSync(run)) : await retryOnDeadlock(run);
+    const result = this.dialect === 'sqlite' ? await this.sqliteCommit(run, options.durable ?? true) : await retryOnDeadlock(run);
     for (const callback of callbacks) {
       try {
         await callback();
