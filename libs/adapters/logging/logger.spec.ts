@@ -16,6 +16,17 @@ function capture(level: 'info' | 'debug') {
 }
 
 describe(PinoNestLogger.name, () => {
+  it("logs an error of start-up once (the process prints it as it exits), Nest's report of it at debug with its stack", () => {
+    const { lines, sut } = capture('debug');
+    sut.error('DomainError: SQLITE_PATH: cannot open the SQLite database', 'DomainError: ...\n    at open', 'ExceptionHandler');
+    sut.error('delivery failed', undefined, 'Dispatcher');
+    expect(lines.map((l) => [l.level, l.context, l.msg])).toEqual([
+      ['debug', 'ExceptionHandler', 'DomainError: SQLITE_PATH: cannot open the SQLite database'],
+      ['error', 'Dispatcher', 'delivery failed'],
+    ]);
+    expect(lines[0].trace).toContain('at open');
+  });
+
   it("logs Nest's route mapping and module lines at debug, everything else at info", () => {
     const { lines, sut } = capture('debug');
     sut.log('Mapped {/health, GET} route', 'RouterExplorer');

@@ -154,6 +154,7 @@ export function bufferedLogDestination(fd: number): pino.DestinationStream & { e
  * Logged at debug: the start-up banner says what an operator needs.
  */
 const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+const STARTUP_FAILURE_CONTEXT = 'ExceptionHandler';
 
 /**
  * Routes Nest's own log calls into pino, so every line is structured JSON. A message given as an
@@ -167,7 +168,10 @@ export class PinoNestLogger implements LoggerService {
     else this.logger.info(...fields(message, { context }));
   }
   error(message: unknown, trace?: string, context?: string) {
-    this.logger.error(...fields(message, { context, trace }));
+    // Nest's ExceptionHandler reports an error of start-up that the process then prints once as
+    // "start-up failed: ..." and exits on (abortOnError: false hands it back): its stack at debug.
+    if (context === STARTUP_FAILURE_CONTEXT) this.debug({ msg: String(message), trace }, context);
+    else this.logger.error(...fields(message, { context, trace }));
   }
   warn(message: unknown, context?: string) {
     this.logger.warn(...fields(message, { context }));
