@@ -236,6 +236,42 @@ describe('operations: processes (sqlite)', () => {
     await second.exited;
   }, 90_000);
 
+  it('kill -9 during intake and delivery: after a restart on the same file every event answered 202 is delivered', async () => {
+    // Commits wait for their WAL sync off the event loop (WalSync): a process killed at any point
+    // keeps every commit it answered for (the OS holds the WAL), and the work it had in hand returns.
+    const { first, settings, path, account } = await backlogBehindSlowReceiver('kill', {}, 0, 0);
+    receiver.respond({ status: 200 });
+    const base = `http://127.0.0.1:${settings.PORT}`;
+    const answered: string[] = [];
+    let stop = false;
+    const producer = async (n: number) => {
+      for (let i = 0; !stop; i++) {
+        const response = await fetch(`${base}/internal/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${env().INTERNAL_TOKEN}` },
+          body: JSON.stringify({ accountId: account.id, type: 'email.delivered', data: { ...delivered, idSending: n * 100_000 + i } }),
+        }).catch(() => null);
+        if (!response) return;
+        if (response.status === 202) answered.push(((await response.json().catch(() => ({}))) as { id?: string }).id ?? 'unreadable');
+      }
+    };
+    const producers = Array.from({ length: 8 }, (_, n) => producer(n));
+    await eventually(() => expect(receiver.requestsTo(path).length).toBeGreaterThan(100), 20_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    stop = true;
+    await Promise.all(producers);
+    expect(answered.length).toBeGreaterThan(100);
+    expect(answered).not.toContain('unreadable');
+
+    const second = await start('apps/api/src/main.js', settings, /api listening/);
+    const deliveredIds = () => new Set(receiver.requestsTo(path).map((r) => r.headers['x-service-event-id']));
+    // The calls in flight at the kill come back once their claims run out (DELIVERY_TIMEOUT_MS + 30 s).
+    await eventually(() => expect(answered.filter((id) => !deliveredIds().has(id))).toEqual([]), 100_000);
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }, 180_000);
+
   it('the standalone dispatcher answers GET /metrics on its health port, delivery metrics included', async () => {
     const healthPort = port();
     const dispatcher = await start('apps/dispatcher/src/main.js', { DISPATCHER_HEALTH_PORT: healthPort }, /dispatcher started/);
