@@ -43,6 +43,46 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port);
     ]);
   });
 
+  it('runs a single statement outside a transaction again when it lost a deadlock', async () => {
+    await database.db.exec('CREATE TABLE pairs (id INT PRIMARY KEY, n INT NOT NULL) ENGINE=InnoDB');
+    await database.db.exec(`INSERT INTO pairs (id, n) VALUES ${Array.from({ length: 50 }, (_, i) => `(${i + 1}, 0)`).join(', ')}`);
+    const holder = await database.connect();
+    const statement = 'UPDATE pairs SET n = n + 1 WHERE id IN (1, 2) ORDER BY id';
+    const runner = database.db.dataSource.createQueryRunner.bind(database.db.dataSource);
+    let statementRuns = 0;
+    const spy = jest.spyOn(database.db.dataSource, 'createQueryRunner').mockImplementation((...args) => {
+      const created = runner(...args);
+      const query = created.query.bind(created);
+      created.query = ((sql: string, ...rest: unknown[]) => {
+        if (sql === statement) statementRuns++;
+        return (query as (...a: unknown[]) => Promise<unknown>)(sql, ...rest);
+      }) as typeof created.query;
+      return created;
+    });
+    const locked = deferred();
+    try {
+      // The holder changes many rows (InnoDB rolls back the transaction that changed fewer) and row 2,
+      // the statement takes row 1 and waits for row 2, then the holder asks for row 1: a deadlock.
+      const holding = holder.transaction(async () => {
+        await holder.exec('UPDATE pairs SET n = n + 10 WHERE id >= 2');
+        locked.resolve();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await holder.exec('UPDATE pairs SET n = n + 10 WHERE id = 1');
+      });
+      await locked.promise;
+      await database.db.exec(statement);
+      await holding;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(statementRuns).toBe(2);
+    expect(await database.db.query<{ id: number; n: number }>('SELECT id, n FROM pairs WHERE id <= 3 ORDER BY id')).toEqual([
+      { id: 1, n: 11 },
+      { id: 2, n: 11 },
+      { id: 3, n: 10 },
+    ]);
+  });
+
   it('runs a transaction again after a lock wait timeout', async () => {
     const holder = await database.connect();
     const waiter = await database.connect();

@@ -54,7 +54,7 @@ export class TypeormDatabase {
     private readonly walSync: WalSync | null = null,
   ) {}
 
-  /** Runs one statement (or a few that need no atomicity) in the ambient transaction if any. */
+  /** Runs one statement in the ambient transaction if any. */
   async exec<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: ExecOptions = {}): Promise<ExecResult<T>> {
     const durable = options.durable ?? true;
     return this.withManager(async (manager) => {
@@ -86,7 +86,9 @@ export class TypeormDatabase {
     const tx = this.context.getStore();
     if (tx) return translateErrors(() => work(tx.manager));
     if (this.dialect === 'sqlite') return this.sqliteCommit(() => translateErrors(() => work(this.dataSource.manager)), durable);
-    return translateErrors(() => work(this.dataSource.manager));
+    // One statement outside a transaction is a transaction of its own: a deadlock rolled all of it
+    // back, so it runs again as if it had come later (a relay's DELETE beside another's claim did).
+    return retryOnDeadlock(() => translateErrors(() => work(this.dataSource.manager)));
   }
 
   /**
