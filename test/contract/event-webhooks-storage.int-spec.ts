@@ -73,10 +73,12 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     expect(await webhooks.listForAccounts([w.accountId, 424242])).toEqual([w]);
 
     const d = await stored(w, { apiVersion: 'v2' });
-    const [job] = await new TypeormDeliveryRepository(database.db).findForDispatch([d.id, 'del_missing']);
+    const deliveries = new TypeormDeliveryRepository(database.db);
+    const [job] = await deliveries.findForDispatch([d.id, 'del_missing']);
     expect(job.delivery).toEqual({ ...d, claimedUntil: null });
-    expect(job.body).toBe(`{"id":"${d.eventId}","apiVersion":"v2"}`);
     expect(job.webhookVersion).toBe(w.updatedAt.getTime());
+    const won = await deliveries.claimMany([{ id: d.id, seq: 0 }], now, new Date(now.getTime() + 60_000), 'token');
+    expect(won.get(d.id)).toEqual({ body: `{"id":"${d.eventId}","apiVersion":"v2"}`, webhookVersion: w.updatedAt.getTime(), webhookPausedUntil: null });
   });
 
   it('counts failures atomically under concurrent transactions, a success restarting the count', async () => {
@@ -101,7 +103,7 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const other = await stored(w);
     const wins = await concurrently(20, (db) => new TypeormDeliveryRepository(db).claimMany([{ id: d.id, seq: 0 }], now, lease, randomUUID()));
     expect(wins.filter((won) => won.has(d.id))).toHaveLength(1);
-    expect(wins.find((won) => won.has(d.id))!.get(d.id)).toEqual({ webhookVersion: w.updatedAt.getTime(), webhookPausedUntil: null });
+    expect(wins.find((won) => won.has(d.id))!.get(d.id)).toEqual({ body: `{"id":"${d.eventId}","apiVersion":"v3"}`, webhookVersion: w.updatedAt.getTime(), webhookPausedUntil: null });
 
     const deliveries = new TypeormDeliveryRepository(database.db);
     const claim = (seq: number, at: Date) => deliveries.claimMany([{ id: d.id, seq }], at, new Date(at.getTime() + 60_000), randomUUID());
@@ -111,6 +113,10 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     // one statement claims many, each at its own seq
     const both = await deliveries.claimMany([{ id: other.id, seq: 0 }, { id: d.id, seq: 0 }], now, lease, randomUUID());
     expect([...both.keys()]).toEqual([other.id]);
+    // a delivery without its event has no body to send: it is never won
+    const orphan = await stored(w);
+    await database.db.exec('DELETE FROM events WHERE account_id = ? AND id = ?', [orphan.accountId, orphan.eventId]);
+    expect((await deliveries.claimMany([{ id: orphan.id, seq: 0 }], now, lease, randomUUID())).size).toBe(0);
   });
 
   it('records an attempt only for the holder of the claim, bumping seq and releasing it', async () => {

@@ -48,16 +48,26 @@ describe('lookups by a list of keys on SQLite', () => {
       new Date(now.getTime() + 40_000),
       'token',
     );
-    // The claim returns each claimed row's webhook version and pause, each read by the webhook's key.
+    // The claim returns each claimed row's body, read by its event's key, and its webhook's version
+    // and pause, each read by the webhook's key.
     expect(await plansOfKeyLists()).toEqual([
       [
         'SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)',
         'CORRELATED SCALAR SUBQUERY 1',
-        'SEARCH w USING INDEX sqlite_autoindex_webhooks_1 (id=?)',
+        'SEARCH e USING INDEX sqlite_autoindex_events_1 (id=? AND account_id=?)',
         'CORRELATED SCALAR SUBQUERY 2',
+        'SEARCH w USING INDEX sqlite_autoindex_webhooks_1 (id=?)',
+        'CORRELATED SCALAR SUBQUERY 3',
         'SEARCH w USING INDEX sqlite_autoindex_webhooks_1 (id=?)',
       ],
     ]);
+  });
+
+  it('postpones deliveries by their ids', async () => {
+    const at = new Date('2025-11-22T02:00:00.000Z');
+    await new TypeormDeliveryRepository(db).postpone(Array.from({ length: 30 }, () => ({ id: newId('del'), seq: 0, at })));
+    // A backlog behind a stalled receiver goes back to the queue in batches of hundreds, each read by the key.
+    expect(await plansOfKeyLists()).toEqual([['SEARCH deliveries USING INDEX sqlite_autoindex_deliveries_1 (id=?)']]);
   });
 
   it('answers a batch of send status lookups by the sends ids', async () => {

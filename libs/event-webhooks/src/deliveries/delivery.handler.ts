@@ -151,7 +151,7 @@ export class DeliveryHandler extends WorkHandler {
       this.calling++;
       try {
         timing.calling();
-        const finished = await this.call(job, current, claim.token);
+        const finished = await this.call(delivery, claim, current);
         timing.answered();
         await this.unrecorded.acquire(UNRECORDED);
         return { kind: 'called', finished } as const;
@@ -178,7 +178,7 @@ export class DeliveryHandler extends WorkHandler {
     return { kind: 'done' };
   }
 
-  private async call({ delivery, body }: DispatchJob, cached: CachedWebhook, claimToken: string): Promise<FinishedAttempt> {
+  private async call(delivery: DispatchDelivery, { body, token: claimToken }: Claim, cached: CachedWebhook): Promise<FinishedAttempt> {
     const startedAt = this.clock.now();
     const result = await sendSignedPost(this.http, {
       url: cached.webhook.url,

@@ -18,10 +18,12 @@ export interface ScheduledDelivery {
 /** What a dispatcher needs of a delivery: the row without its attempts. */
 export type DispatchDelivery = Omit<Delivery, 'attempts'>;
 
-/** A delivery due for an attempt, with the exact body stored for it at intake. */
+/**
+ * A delivery due for an attempt, as read when its queue item arrives. Its body comes with the claim
+ * (WonClaim): a delivery that waits in its lanes, or goes back to the queue, never loads it.
+ */
 export interface DispatchJob {
   delivery: DispatchDelivery;
-  body: string;
   /** Changes whenever the webhook's settings, secrets or state change (cache key); null when the webhook is gone. */
   webhookVersion: number | null;
   /** The webhook's pause (Webhook.pausedUntil), read with the delivery: a pause another dispatcher met holds here too. */
@@ -35,6 +37,8 @@ export interface Postponement {
 }
 
 export interface WonClaim {
+  /** The exact body stored for the delivery at intake. */
+  body: string;
   /** The webhook's version (see DispatchJob.webhookVersion). */
   webhookVersion: number;
   webhookPausedUntil: Date | null;
@@ -83,13 +87,13 @@ export abstract class DeliveryRepository {
   abstract listForWebhook(webhookId: string, query: DeliveryPageQuery): Promise<Delivery[]>;
   /** The deliveries of one event of the account (one per webhook it went to), by webhook id (their creation order), with their attempts. */
   abstract listForEvent(accountId: number, eventId: string): Promise<Delivery[]>;
-  /** The deliveries among `ids` that exist (with their bodies), in any order. */
+  /** The deliveries among `ids` that exist (without their bodies), in any order. */
   abstract findForDispatch(ids: string[]): Promise<DispatchJob[]>;
   /**
    * Takes the lease of each waiting, due, unclaimed delivery at its `seq`: the guard that keeps two
    * dispatchers from attempting the same delivery at once. Returns the ids this call won, each
-   * with its webhook's version and pause as of the claim (a pause another dispatcher recorded while
-   * this delivery waited in its lanes).
+   * with its body and its webhook's version and pause as of the claim (a pause another dispatcher
+   * recorded while this delivery waited in its lanes). A delivery whose event is gone is not won.
    */
   abstract claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, WonClaim>>;
   /** Gives an unused claim back (its webhook turned out paused), the delivery due at `at`; false if the claim was no longer held. */

@@ -67,7 +67,6 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
         const webhook = this.webhookOf(row.webhookId);
         return {
           delivery,
-          body: this.events.find(row.accountId, row.eventId)!.bodies[row.apiVersion]!,
           webhookVersion: webhook ? webhook.updatedAt.getTime() : null,
           webhookPausedUntil: webhook?.pausedUntil ?? null,
         };
@@ -79,8 +78,10 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       const row = this.rows.get(id);
       if (!row || !isCurrentWork(row, isWaiting(row.status), seq) || (row.nextAttemptAt && row.nextAttemptAt > now) || this.claimed(row, now)) continue;
       Object.assign(row, { claimedUntil: leaseUntil, claimToken: token });
+      const body = this.events.find(row.accountId, row.eventId)?.bodies[row.apiVersion];
+      if (body === undefined) continue;
       const webhook = this.webhookOf(row.webhookId);
-      won.set(id, { webhookVersion: webhook?.updatedAt.getTime() ?? 0, webhookPausedUntil: webhook?.pausedUntil ?? null });
+      won.set(id, { body, webhookVersion: webhook?.updatedAt.getTime() ?? 0, webhookPausedUntil: webhook?.pausedUntil ?? null });
     }
     return won;
   }

@@ -22,6 +22,8 @@ const WAITING = WAITING_STATUSES.map((s) => `'${s}'`).join(', ');
 const RECOVERABLE = RECOVERABLE_STATUSES.map((s) => `'${s}'`).join(', ');
 /** Not leased, or its lease ran out (the dispatcher holding it died). */
 const UNCLAIMED = '(claimed_until IS NULL OR claimed_until <= ?)';
+/** The body a delivery (table alias `d`) sends: its event's (alias `e`) envelope in the delivery's API family. */
+const BODY_OF = (d: string, e: string) => `CASE ${d}.api_version WHEN 'v2' THEN ${e}.body_v2 ELSE ${e}.body_v3 END`;
 
 /** Every write that settles a delivery, brings it back to waiting or deletes it also moves its stats counter (SettledDeliveryCounts). */
 export class TypeormDeliveryRepository extends DeliveryRepository {
@@ -83,22 +85,18 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
 
   async findForDispatch(ids: string[]): Promise<DispatchJob[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.query<DeliveryRow & { body: string | null; webhook_version: number | string | null; paused_until: number | string | null }>(
-      `SELECT ${COLUMN_NAMES.map((c) => `d.${c}`).join(', ')}, CASE d.api_version WHEN 'v2' THEN e.body_v2 ELSE e.body_v3 END AS body, w.updated_at AS webhook_version, w.paused_until
+    const rows = await this.db.query<DeliveryRow & { webhook_version: number | string | null; paused_until: number | string | null }>(
+      `SELECT ${COLUMN_NAMES.map((c) => `d.${c}`).join(', ')}, w.updated_at AS webhook_version, w.paused_until
        FROM deliveries d
-       JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
        LEFT JOIN webhooks w ON w.id = d.webhook_id
        WHERE d.id IN (${placeholders(ids)})`,
       ids,
     );
-    return rows
-      .filter((row) => row.body !== null)
-      .map((row) => ({
-        delivery: toDispatchDelivery(row),
-        body: row.body!,
-        webhookVersion: row.webhook_version === null ? null : Number(row.webhook_version),
-        webhookPausedUntil: dateOrNull(row.paused_until),
-      }));
+    return rows.map((row) => ({
+      delivery: toDispatchDelivery(row),
+      webhookVersion: row.webhook_version === null ? null : Number(row.webhook_version),
+      webhookPausedUntil: dateOrNull(row.paused_until),
+    }));
   }
 
   async claimMany(claims: ClaimRequest[], now: Date, leaseUntil: Date, token: string): Promise<Map<string, WonClaim>> {
@@ -109,19 +107,27 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
        WHERE id IN (${placeholders(ids)}) AND seq = ${seqCase} AND ${this.db.filterOnly('status')} IN (${WAITING})
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`;
     const params = [leaseUntil.getTime(), token, ...ids, ...claims.flatMap((c) => [c.id, c.seq]), now.getTime(), now.getTime()];
-    type Claimed = { id: string; webhook_version: number | string | null; paused_until: number | string | null };
+    type Claimed = { id: string; body: string | null; webhook_version: number | string | null; paused_until: number | string | null };
     const won = (rows: Claimed[]) =>
-      new Map(rows.map((r): [string, WonClaim] => [r.id, { webhookVersion: Number(r.webhook_version ?? 0), webhookPausedUntil: dateOrNull(r.paused_until) }]));
+      new Map(
+        rows
+          .filter((r) => r.body !== null)
+          .map((r): [string, WonClaim] => [r.id, { body: r.body!, webhookVersion: Number(r.webhook_version ?? 0), webhookPausedUntil: dateOrNull(r.paused_until) }]),
+      );
     if (this.db.dialect === 'sqlite') {
-      // SQLite returns what it claimed, with each webhook's version and pause, in the claim itself.
+      // SQLite returns what it claimed, with each body and webhook's version and pause, in the claim itself.
       const webhook = (column: string) => `(SELECT w.${column} FROM webhooks w WHERE w.id = deliveries.webhook_id)`;
-      return won(await this.db.query<Claimed>(`${claim} RETURNING id, ${webhook('updated_at')} AS webhook_version, ${webhook('paused_until')} AS paused_until`, params, LEASE_WRITE));
+      const body = `(SELECT ${BODY_OF('deliveries', 'e')} FROM events e WHERE e.account_id = deliveries.account_id AND e.id = deliveries.event_id)`;
+      return won(await this.db.query<Claimed>(`${claim} RETURNING id, ${body} AS body, ${webhook('updated_at')} AS webhook_version, ${webhook('paused_until')} AS paused_until`, params, LEASE_WRITE));
     }
     const { affected } = await this.db.exec(claim, params, LEASE_WRITE);
     if (affected === 0) return new Map();
     return won(
       await this.db.query<Claimed>(
-        `SELECT d.id, w.updated_at AS webhook_version, w.paused_until FROM deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id
+        `SELECT d.id, ${BODY_OF('d', 'e')} AS body, w.updated_at AS webhook_version, w.paused_until
+         FROM deliveries d
+         JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
+         LEFT JOIN webhooks w ON w.id = d.webhook_id
          WHERE d.id IN (${placeholders(ids)}) AND d.claim_token = ?`,
         [...ids, token],
       ),
@@ -252,7 +258,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     const ids = postponements.map((p) => p.id);
     const byId = `CASE id ${postponements.map(() => 'WHEN ? THEN ?').join(' ')} END`;
     await this.db.exec(
-      `UPDATE deliveries SET next_attempt_at = ${byId} WHERE id IN (${placeholders(ids)}) AND seq = ${byId} AND status IN (${WAITING})`,
+      `UPDATE deliveries SET next_attempt_at = ${byId} WHERE id IN (${placeholders(ids)}) AND seq = ${byId} AND ${this.db.filterOnly('status')} IN (${WAITING})`,
       [...postponements.flatMap((p) => [p.id, p.at.getTime()]), ...ids, ...postponements.flatMap((p) => [p.id, p.seq])],
     );
   }
