@@ -56,6 +56,14 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
     const find = async (w: Webhook, id: string): Promise<Delivery> => (await p().deliveries.findForWebhook(w.id, id))!;
     const outcome = (status: AttemptOutcome['status'], nextAttemptAt: Date | null = null, retryStep = 0): AttemptOutcome => ({ status, nextAttemptAt, retryStep });
     const attempt = (httpStatus: number) => ({ at: T0, durationMs: 12, httpStatus, error: null, responseBody: 'ok', requestHeaders: { 'content-type': 'application/json' } });
+    /** Records an attempt as AttemptRecorder does: in one transaction, its claim found held (with the status it stands at), then the attempt. */
+    const recordHeld = (d: NewDelivery, token: string, seq: number, made: ReturnType<typeof attempt>, result: AttemptOutcome) =>
+      p().transaction(async () => {
+        const held = await p().deliveries.heldClaims([{ id: d.id, token, seq }]);
+        expect([...held.keys()]).toEqual([d.id]);
+        const { webhookId, accountId, createdAt: deliveryCreatedAt } = d;
+        await p().deliveries.recordAttempts([{ deliveryId: d.id, webhookId, accountId, attemptNo: 1, deliveryCreatedAt, formerStatus: held.get(d.id)!, attempt: made, outcome: result }]);
+      });
 
     describe('WebhookRepository', () => {
       it('inserts within the per-account limit only, finds by account, lists oldest first', async () => {
@@ -217,9 +225,7 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         const second = newDelivery(w2, e, { id: newId('del', T0.getTime() + 2) });
         await p().deliveries.insertMany([second, first, newDelivery(w1, other)]);
         await p().deliveries.claimMany([{ id: first.id, seq: 0 }], at(1), at(60_000), 'token');
-        await p().transaction(() =>
-          p().deliveries.recordAttempts([{ deliveryId: first.id, webhookId: w1.id, accountId: w1.accountId, attemptNo: 1, attempt: attempt(200), outcome: outcome('succeeded') }]),
-        );
+        await recordHeld(first, 'token', 0, attempt(200), outcome('succeeded'));
 
         const listed = await p().deliveries.listForEvent(w1.accountId, e.id);
         expect(listed.map((d) => [d.id, d.webhookId])).toEqual([
@@ -264,9 +270,7 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         const w = await setUp();
         const d = await stored(w);
         await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(1), at(60_000), 'token');
-        await p().transaction(() =>
-          p().deliveries.recordAttempts([{ deliveryId: d.id, webhookId: w.id, accountId: w.accountId, attemptNo: 1, attempt: attempt(500), outcome: outcome('retrying', at(10_000), 1) }]),
-        );
+        await recordHeld(d, 'token', 0, attempt(500), outcome('retrying', at(10_000), 1));
         const after = await find(w, d.id);
         expect(after).toMatchObject({ status: 'retrying', nextAttemptAt: at(10_000), retryStep: 1, seq: 1, attemptCount: 1, claimedUntil: null });
         expect(after.attempts).toEqual([attempt(500)]);
@@ -410,11 +414,10 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
             expect({ fromHour, counts: await p().stats.countDeliveries(webhook.id, fromHour) }).toEqual({ fromHour, counts: direct });
           }
         };
-        const record = (d: NewDelivery, status: AttemptOutcome['status'], seq = 0) =>
-          p().transaction(async () => {
-            await p().deliveries.claimMany([{ id: d.id, seq }], at(HOUR * 2), at(HOUR * 3), `t-${d.id}`);
-            await p().deliveries.recordAttempts([{ deliveryId: d.id, webhookId: w.id, accountId: w.accountId, attemptNo: 1, attempt: attempt(200), outcome: outcome(status) }]);
-          });
+        const record = async (d: NewDelivery, status: AttemptOutcome['status'], seq = 0) => {
+          await p().deliveries.claimMany([{ id: d.id, seq }], at(HOUR * 2), at(HOUR * 3), `t-${d.id}`);
+          await recordHeld(d, `t-${d.id}`, seq, attempt(200), outcome(status));
+        };
         const earlier = await stored(w, { createdAt: at(-1), nextAttemptAt: at(-1) });
         const succeeding = await stored(w, { createdAt: at(1), nextAttemptAt: at(1) });
         const skipped = await stored(w, { createdAt: at(2), status: 'skipped', nextAttemptAt: null });
@@ -436,9 +439,7 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         await p().deliveries.claimMany([{ id: inFlight.id, seq: 0 }], at(HOUR * 5), at(HOUR * 6), 'in-flight');
         expect(await p().transaction(() => p().deliveries.settleWaiting(w.id, 'cancelled'))).toBe(5);
         await expectCounts(w);
-        await p().transaction(() =>
-          p().deliveries.recordAttempts([{ deliveryId: inFlight.id, webhookId: w.id, accountId: w.accountId, attemptNo: 1, attempt: attempt(200), outcome: outcome('succeeded') }]),
-        );
+        await recordHeld(inFlight, 'in-flight', 0, attempt(200), outcome('succeeded'));
         await expectCounts(w);
         // retention: an event purged takes its settled delivery out of the counts
         const old = Math.floor(T0.getTime() / 1000) - 40 * 86_400;

@@ -129,10 +129,11 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const attempt = { at: now, durationMs: 12, httpStatus: 500, error: null, responseBody: 'nope ✗', requestHeaders: { 'x-service-event-id': d.eventId } };
     const outcome = { status: 'retrying' as const, nextAttemptAt: new Date(now.getTime() + 10_000), retryStep: 1 };
 
-    expect(await deliveries.heldClaims([{ id: d.id, token: 'someone-else', seq: 0 }])).toEqual(new Set());
-    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Set([d.id]));
-    await deliveries.recordAttempts([{ deliveryId: d.id, webhookId: w.id, accountId: w.accountId, attemptNo: 1, attempt, outcome }]);
-    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Set());
+    expect(await deliveries.heldClaims([{ id: d.id, token: 'someone-else', seq: 0 }])).toEqual(new Map());
+    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Map([[d.id, 'pending']]));
+    const record = { deliveryId: d.id, webhookId: w.id, accountId: w.accountId, attemptNo: 1, deliveryCreatedAt: d.createdAt, formerStatus: 'pending' as const, attempt, outcome };
+    await deliveries.recordAttempts([record]);
+    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Map());
     const after = (await deliveries.findForWebhook(w.id, d.id))!;
     expect(after).toMatchObject({ status: 'retrying', attempts: [attempt], nextAttemptAt: outcome.nextAttemptAt, retryStep: 1, seq: 1, claimedUntil: null, attemptCount: 1 });
   });
@@ -144,11 +145,11 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const d = await stored(w);
     const token = randomUUID();
     await deliveries.claimMany([{ id: d.id, seq: 0 }], now, new Date(now.getTime() + 60_000), token);
-    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Set([d.id]));
+    expect(await deliveries.heldClaims([{ id: d.id, token, seq: 0 }])).toEqual(new Map([[d.id, 'pending']]));
     // The lease ran out and a manual retry rescheduled the delivery (seq 0 -> 1), token left in place.
     const later = new Date(now.getTime() + 60_001);
     expect(await deliveries.scheduleNow(d.id, later, 3)).toEqual({ id: d.id, seq: 1, nextAttemptAt: later });
-    expect(await database.db.transaction(() => deliveries.heldClaims([{ id: d.id, token, seq: 0 }]))).toEqual(new Set());
+    expect(await database.db.transaction(() => deliveries.heldClaims([{ id: d.id, token, seq: 0 }]))).toEqual(new Map());
     expect((await deliveries.findForWebhook(w.id, d.id))!).toMatchObject({ status: 'pending', seq: 1, attempts: [], nextAttemptAt: later });
 
     // The same through the recorder: the late attempt is dropped and the retry's item stays the live one.

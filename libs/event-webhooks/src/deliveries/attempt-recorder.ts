@@ -79,8 +79,8 @@ export class AttemptRecorder {
           webhook: standing.get(f.delivery.webhookId) ?? (f.success ? 'active' : 'deleted'),
           retryAfterMs: f.retryAfterMs,
         });
-        const { id, webhookId, accountId, attemptCount } = f.delivery;
-        return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, attempt: f.attempt, outcome };
+        const { id, webhookId, accountId, attemptCount, createdAt } = f.delivery;
+        return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, deliveryCreatedAt: createdAt, formerStatus: held.get(id)!, attempt: f.attempt, outcome };
       });
       await this.deliveries.recordAttempts(records);
       await this.stats.add(

@@ -62,6 +62,10 @@ export interface RecordedAttempt {
   webhookId: string;
   accountId: number;
   attemptNo: number;
+  /** When the delivery was created (the hour its settled counter is kept by). */
+  deliveryCreatedAt: Date;
+  /** Its status as heldClaims found it in this transaction: what `outcome` moves it from. */
+  formerStatus: DeliveryStatus;
   attempt: Attempt;
   outcome: AttemptOutcome;
 }
@@ -104,8 +108,10 @@ export abstract class DeliveryRepository {
    * both its token and the seq it was taken at: a delivery rescheduled after the lease ran out (a
    * manual retry, the sweeper, a recover: each bumps seq and may leave the token) is no longer the
    * worker's. An attempt whose claim was lost is not recorded, and does not count on the webhook.
+   * Returns each held claim's delivery with its status as it stands (a delivery settleWaiting
+   * cancelled while its call was in flight is no longer waiting).
    */
-  abstract heldClaims(claims: HeldClaim[]): Promise<Set<string>>;
+  abstract heldClaims(claims: HeldClaim[]): Promise<Map<string, DeliveryStatus>>;
   /** Appends each attempt and applies its outcome, releasing the claim and bumping seq. */
   abstract recordAttempts(records: RecordedAttempt[]): Promise<void>;
   /** An unclaimed waiting delivery at `seq` to a final status (its webhook was disabled or deleted meanwhile). */

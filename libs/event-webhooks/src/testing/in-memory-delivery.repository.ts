@@ -1,4 +1,4 @@
-import { Delivery, DELIVERY_TRANSITIONS as T, isWaiting, RECOVERABLE_STATUSES } from '../deliveries/delivery';
+import { Delivery, DeliveryStatus, DELIVERY_TRANSITIONS as T, isWaiting, RECOVERABLE_STATUSES } from '../deliveries/delivery';
 import {
   ClaimRequest,
   DeliveryPageQuery,
@@ -92,14 +92,12 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
     return true;
   }
   async heldClaims(claims: HeldClaim[]) {
-    return new Set(
-      claims
-        .filter((c) => {
-          const row = this.rows.get(c.id);
-          return row !== undefined && row.claimToken === c.token && seqUnchanged(row.seq, c.seq);
-        })
-        .map((c) => c.id),
-    );
+    const held = new Map<string, DeliveryStatus>();
+    for (const c of claims) {
+      const row = this.rows.get(c.id);
+      if (row !== undefined && row.claimToken === c.token && seqUnchanged(row.seq, c.seq)) held.set(c.id, row.status);
+    }
+    return held;
   }
   async recordAttempts(records: RecordedAttempt[]) {
     for (const { deliveryId, attempt, outcome } of records) {

@@ -1,4 +1,4 @@
-import { Attempt, Delivery, DELIVERY_TRANSITIONS as T, RECOVERABLE_STATUSES, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
+import { Attempt, Delivery, DeliveryStatus, DELIVERY_TRANSITIONS as T, RECOVERABLE_STATUSES, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import {
   ClaimRequest,
   DeliveryPageQuery,
@@ -139,27 +139,25 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
     return affected === 1;
   }
 
-  async heldClaims(claims: HeldClaim[]): Promise<Set<string>> {
-    if (claims.length === 0) return new Set();
+  async heldClaims(claims: HeldClaim[]): Promise<Map<string, DeliveryStatus>> {
+    if (claims.length === 0) return new Map();
     const ids = claims.map((c) => c.id);
     // SQLite has no FOR UPDATE, and a transaction that reads first fails at once (SQLITE_BUSY) when it
     // later writes after another process wrote: a no-op write that returns the rows takes the write lock instead.
-    const rows = await this.db.query<{ id: string; claim_token: string | null; seq: number | string }>(
+    const rows = await this.db.query<{ id: string; claim_token: string | null; seq: number | string; status: DeliveryStatus }>(
       this.db.dialect === 'mysql'
-        ? `SELECT id, claim_token, seq FROM deliveries WHERE id IN (${placeholders(ids)}) FOR UPDATE`
-        : `UPDATE deliveries SET seq = seq WHERE id IN (${placeholders(ids)}) RETURNING id, claim_token, seq`,
+        ? `SELECT id, claim_token, seq, status FROM deliveries WHERE id IN (${placeholders(ids)}) FOR UPDATE`
+        : `UPDATE deliveries SET seq = seq WHERE id IN (${placeholders(ids)}) RETURNING id, claim_token, seq, status`,
       ids,
     );
     // Token and seq both: a delivery rescheduled since the claim (seq bumped) is no longer the claimant's.
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return new Set(
-      claims
-        .filter((c) => {
-          const row = byId.get(c.id);
-          return row !== undefined && row.claim_token === c.token && Number(row.seq) === c.seq;
-        })
-        .map((c) => c.id),
-    );
+    const held = new Map<string, DeliveryStatus>();
+    for (const c of claims) {
+      const row = byId.get(c.id);
+      if (row !== undefined && row.claim_token === c.token && Number(row.seq) === c.seq) held.set(c.id, row.status);
+    }
+    return held;
   }
 
   async recordAttempts(records: RecordedAttempt[]): Promise<void> {
@@ -181,8 +179,6 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
         a.requestHeaders === null ? null : JSON.stringify(a.requestHeaders),
       ]),
     );
-    // The status each had (a delivery settled by settleWaiting while its call was in flight is no longer waiting).
-    const before = new Map((await this.counts.locked(`id IN (${placeholders(records)})`, records.map((r) => r.deliveryId))).map((d) => [d.id, d]));
     // One statement per kind of outcome: every success alike, failures by their new status and step.
     const groups = new Map<string, RecordedAttempt[]>();
     for (const record of records) {
@@ -202,12 +198,8 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
         [status, retryStep, ...nextParams, ...ids],
       );
     }
-    await this.counts.apply(
-      records.flatMap((r) => {
-        const had = before.get(r.deliveryId);
-        return had ? [{ webhookId: had.webhookId, createdAtMs: had.createdAtMs, from: had.status, to: r.outcome.status }] : [];
-      }),
-    );
+    // From the status heldClaims read under the same lock: one read of the rows per record, not two.
+    await this.counts.apply(records.map((r) => ({ webhookId: r.webhookId, createdAtMs: r.deliveryCreatedAt.getTime(), from: r.formerStatus, to: r.outcome.status })));
   }
 
   async settle(id: string, seq: number, status: 'skipped' | 'cancelled', now: Date): Promise<boolean> {
