@@ -121,17 +121,19 @@ describe.each(PROFILES)('delivery engine (%s)', (profile) => {
   it('never takes a delivery waiting its turn in the queue behind a backlog for one that lost its item', async () => {
     if (skip) return;
     // 4 calls at a time at a receiver answering in 100 ms (not slow enough to be sent back): 40 a second,
-    // so most of 600 deliveries wait in the queue for seconds beyond DELIVERY_SWEEP_AFTER. Out of the
-    // queue, the 64 items in the dispatcher's hands wait up to 1.6 s for their call, unclaimed (on NATS,
-    // a message of 32 items is the queue's head up to 0.8 s more): the sweep waits longer than that.
-    const app = await start({ DISPATCHER_CONCURRENCY: '4', DELIVERY_SWEEP_AFTER: '6s', DELIVERY_SWEEP_INTERVAL: '200ms' });
+    // so most of 900 deliveries wait in the queue for seconds beyond DELIVERY_SWEEP_AFTER. Out of the
+    // queue, the 64 items in the dispatcher's hands wait for their call, unclaimed: 1.6 s at 100 ms a
+    // call (on NATS, a message of 32 items is the queue's head up to 0.8 s more), and more when claims
+    // and records are slow (6 s was too short on a CI machine that ran this file in twice its usual
+    // time): the sweep waits longer than that.
+    const app = await start({ DISPATCHER_CONCURRENCY: '4', DELIVERY_SWEEP_AFTER: '10s', DELIVERY_SWEEP_INTERVAL: '200ms' });
     const paced = await receiver({ delayMs: 100 });
     const account = await app.createAccount('Backlog');
     await subscribe(app, account.apiKey, `${paced.url}/in`);
-    const backlog = 600;
+    const backlog = 900;
     const answers = await Promise.all(Array.from({ length: backlog }, () => publish(app, account.id)));
     expect(answers.every((a) => a.status === 202)).toBe(true);
-    await eventually(() => expect(paced.requests.length).toBeGreaterThanOrEqual(backlog), 60_000, 200);
+    await eventually(() => expect(paced.requests.length).toBeGreaterThanOrEqual(backlog), 90_000, 200);
     expect(new Set(paced.requests.map((q) => eventIdOf(q.body))).size).toBe(backlog);
     // one attempt each (seq 1): none was rescheduled by the sweeper, which bumps seq
     const db = app.app.get(TypeormDatabase);
