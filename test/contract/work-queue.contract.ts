@@ -453,7 +453,7 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
       expect(second.at - stopped).toBeLessThan(harness.holdMs / 2);
     });
 
-    it('picks up new work within 100 ms when idle', async () => {
+    it('picks up new work within a poll or two when idle', async () => {
       const a = await start();
       const b = await start();
       const sameTopic = uniqueTopic();
@@ -480,11 +480,15 @@ export function describeWorkQueueContract(name: string, makeHarness: () => Promi
       }
       const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
       console.log(`${name}: idle pickup latency in ms, same process [${same.join(', ')}] (median ${median(same)}), other process [${other.join(', ')}] (median ${median(other)})`);
-      expect(median(same)).toBeLessThanOrEqual(100);
-      expect(median(other)).toBeLessThanOrEqual(100);
+      // The database queue polls every 80 ms for other processes' work: 100 ms held on the earlier
+      // machines, but a machine three times slower measured a median of 124 ms (MariaDB, other
+      // process), so the bound is two and a half polls; a pick-up that waited for a long poll or a
+      // lease would take seconds.
+      expect(median(same)).toBeLessThanOrEqual(200);
+      expect(median(other)).toBeLessThanOrEqual(200);
       // All but the slowest: one stall of the whole test process (CI saw 759 ms once, in the same
       // process) is not the slow pick-up looked for.
-      expect([...other].sort((x, y) => x - y)[other.length - 2]).toBeLessThan(250);
+      expect([...other].sort((x, y) => x - y)[other.length - 2]).toBeLessThan(500);
     });
   });
 }
