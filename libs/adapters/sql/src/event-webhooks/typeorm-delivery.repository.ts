@@ -58,8 +58,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
   }
 
   async findForWebhook(webhookId: string, id: string): Promise<Delivery | null> {
-    const rows = await this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ? AND webhook_id = ?`, [id, webhookId]);
-    const [delivery] = await this.withAttempts(rows);
+    const [delivery] = await this.readWithAttempts(`SELECT ${COLUMNS} FROM deliveries WHERE id = ? AND webhook_id = ?`, [id, webhookId]);
     return delivery ?? null;
   }
 
@@ -74,13 +73,19 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
       where.push('id < ?');
       params.push(beforeId);
     }
-    const rows = await this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${Math.trunc(limit)}`, params);
-    return this.withAttempts(rows);
+    return this.readWithAttempts(`SELECT ${COLUMNS} FROM deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${Math.trunc(limit)}`, params);
   }
 
   async listForEvent(accountId: number, eventId: string): Promise<Delivery[]> {
-    const rows = await this.db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? AND account_id = ? ORDER BY webhook_id`, [eventId, accountId]);
-    return this.withAttempts(rows);
+    return this.readWithAttempts(`SELECT ${COLUMNS} FROM deliveries WHERE event_id = ? AND account_id = ? ORDER BY webhook_id`, [eventId, accountId]);
+  }
+
+  /**
+   * Deliveries and their attempts read in one transaction (one snapshot): read apart, an attempt
+   * recorded between the two reads showed beside the delivery's status from before it (MariaDB, CI).
+   */
+  private readWithAttempts(sql: string, params: unknown[]): Promise<Delivery[]> {
+    return this.db.transaction(async () => this.withAttempts(await this.db.query<DeliveryRow>(sql, params)), { durable: false });
   }
 
   async findForDispatch(ids: string[]): Promise<DispatchJob[]> {
