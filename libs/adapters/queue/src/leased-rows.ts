@@ -99,7 +99,7 @@ export class LeasedRows {
       for (const column of extra) params.push(r.extra?.[column] ?? null);
     }
     const insert = `INSERT INTO ${this.table.name} (${names.join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`;
-    await this.db.exec(skipDuplicates ? `${insert}${this.db.skipDuplicates('id')}` : insert, params);
+    await this.db.write(skipDuplicates ? `${insert}${this.db.skipDuplicates('id')}` : insert, params);
   }
 
   /** Cheap non-locking look before a claim, so idle polls never take a write lock. */
@@ -126,7 +126,7 @@ export class LeasedRows {
         const picked = await this.db.query<{ id: string }>(`${pick} FOR UPDATE SKIP LOCKED`, params);
         if (picked.length === 0) return [];
         const ids = picked.map((r) => r.id);
-        await this.db.exec(`UPDATE ${this.table.name} SET ${set} WHERE id IN (${marks(ids)})`, [...setParams, ...ids]);
+        await this.db.write(`UPDATE ${this.table.name} SET ${set} WHERE id IN (${marks(ids)})`, [...setParams, ...ids]);
         return this.db.query(`SELECT ${this.columns} FROM ${this.table.name} WHERE id IN (${marks(ids)})`, ids);
       });
     }

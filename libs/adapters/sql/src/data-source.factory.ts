@@ -92,7 +92,10 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
         bigNumberStrings: false,
         poolSize: 20,
         // trace: false, or mysql2 captures a stack trace for every query, in case it fails.
-        extra: { connectTimeout: 5000, enableKeepAlive: true, maxIdle: 10, trace: false, queryFormat: mysqlQueryFormat },
+        // multipleStatements: TypeormDatabase sends several statements in one round trip (a transaction's
+        // START with its first statement, its held writes with the next one or the COMMIT); every
+        // statement of the project takes its values as placeholders.
+        extra: { connectTimeout: 5000, enableKeepAlive: true, maxIdle: 10, trace: false, queryFormat: mysqlQueryFormat, multipleStatements: true },
       };
     default: {
       const exhaustive: never = storage.kind;

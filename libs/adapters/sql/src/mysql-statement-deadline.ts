@@ -8,8 +8,10 @@
  * Here a statement that misses its deadline closes its connection. MySQL rolls back the
  * transaction of a connection that closed, so that is only done where nothing can have been
  * committed: a read, the statements that open or roll back a transaction, and every statement
- * inside one before its COMMIT. A COMMIT, and a write outside a transaction (which commits by
- * itself), once sent may be applied whatever the client does; those wait for their answer.
+ * inside one before its COMMIT. A COMMIT (alone or at the end of statements sent together), and a
+ * write outside a transaction (which commits by itself), once sent may be applied whatever the
+ * client does; those wait for their answer. Statements sent together are judged by their text as a
+ * whole: it opens a transaction if it begins with START TRANSACTION, and commits if it ends with COMMIT.
  */
 
 /** The part of mysql2's callback-style pooled connection the deadline uses. */
@@ -22,8 +24,9 @@ export interface MysqlPool {
   getConnection(callback: (error: unknown, connection?: MysqlConnection) => void): void;
 }
 
-const COMMIT = /^\s*COMMIT\b/i;
-const ENDS_TRANSACTION = /^\s*(COMMIT|ROLLBACK)\s*;?\s*$/i;
+/** The text ends with a COMMIT: alone, or after other statements sent with it in one query. */
+const COMMIT = /(^|;)\s*COMMIT\s*;?\s*$/i;
+const ENDS_TRANSACTION = /(^|;)\s*(COMMIT|ROLLBACK)\s*;?\s*$/i;
 const OPENS_TRANSACTION = /^\s*(START\s+TRANSACTION|BEGIN)\b/i;
 const TRANSACTION_CONTROL = /^\s*(START\s+TRANSACTION|BEGIN|ROLLBACK|SET\s+TRANSACTION|SAVEPOINT|RELEASE\s+SAVEPOINT)\b/i;
 const READ = /^\s*(SELECT|SHOW)\b/i;
@@ -36,8 +39,8 @@ export function mayCutOff(sql: string, inTransaction: boolean): boolean {
 
 /** Whether the connection is inside a transaction once `sql` has been sent. */
 export function inTransactionAfter(sql: string, inTransaction: boolean): boolean {
-  if (OPENS_TRANSACTION.test(sql)) return true;
   if (ENDS_TRANSACTION.test(sql)) return false;
+  if (OPENS_TRANSACTION.test(sql)) return true;
   return inTransaction;
 }
 

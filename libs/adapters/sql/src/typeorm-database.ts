@@ -9,7 +9,32 @@ export type Dialect = 'sqlite' | 'mysql';
 interface TxContext {
   manager: EntityManager;
   afterCommit: Array<() => void | Promise<void>>;
+  /**
+   * MySQL: the writes whose answer nobody reads (`write`), held back to go in the same round trip as
+   * the transaction's next statement or its COMMIT. SQLite sends each at once (no round trips).
+   */
+  held: Statement[];
+  /** About how many bytes the held writes take (their text and string values). */
+  heldBytes: number;
+  /** MySQL: whether START TRANSACTION has been sent (it goes with the first statement). */
+  begun: boolean;
 }
+
+/** One SQL statement and its parameters. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Held writes beyond this many bytes are sent at once: statements sent together travel in one packet,
+ * and MySQL refuses one above max_allowed_packet (16 MB by default). A batch's chunks of rows stay
+ * below it this way, whatever the statement they go with adds.
+ */
+const HELD_BYTES_LIMIT = 1 << 20;
+
+const START: Statement = { sql: 'START TRANSACTION', params: [] };
+const COMMIT: Statement = { sql: 'COMMIT', params: [] };
 
 export interface ExecResult<T> {
   rows: T[];
@@ -56,16 +81,46 @@ export class TypeormDatabase {
 
   /** Runs one statement in the ambient transaction if any. */
   async exec<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: ExecOptions = {}): Promise<ExecResult<T>> {
+    return (await this.execAll<T>([{ sql, params }], options))[0];
+  }
+
+  /**
+   * Runs `statements` in order, in the ambient transaction if any, and returns each one's result.
+   * On MySQL they travel in one round trip (a multi-statement query; the first that fails stops the
+   * rest, and outside a transaction each commits by itself as it runs); on SQLite one by one.
+   */
+  async execAll<T = Record<string, unknown>>(statements: Statement[], options: ExecOptions = {}): Promise<Array<ExecResult<T>>> {
     const durable = options.durable ?? true;
     return this.withManager(async (manager) => {
-      const result = await runStructured(manager, this.dataSource, sql, params);
-      const rows = Array.isArray(result.records) ? (result.records as T[]) : [];
-      const raw = result.raw as { affectedRows?: number; insertId?: number; info?: string } | number | bigint | undefined;
-      const affected = result.affected ?? (typeof raw === 'object' && typeof raw.affectedRows === 'number' ? raw.affectedRows : 0);
-      const insertId = typeof raw === 'object' && raw !== null ? (raw.insertId ?? null) : raw === undefined ? null : Number(raw);
-      const info = typeof raw === 'object' && raw !== null && typeof raw.info === 'string' && raw.info !== '' ? raw.info : null;
-      return { rows, affected, insertId, info };
+      const tx = this.context.getStore();
+      return tx && this.dialect === 'mysql' ? this.sendInTransaction<T>(tx, statements) : runStatements<T>(manager, this.dataSource, statements, this.dialect);
     }, durable);
+  }
+
+  /**
+   * A write whose answer nobody reads. Inside a MySQL transaction it is held back and sent with the
+   * transaction's next statement or its COMMIT, in order, saving a round trip; should it fail, the
+   * statement it went with fails with its error, so use it only for writes whose failure fails the
+   * transaction. Elsewhere it runs at once.
+   */
+  async write(sql: string, params: unknown[] = []): Promise<void> {
+    const tx = this.context.getStore();
+    if (tx && this.dialect === 'mysql') {
+      tx.held.push({ sql, params });
+      tx.heldBytes += sql.length + params.reduce<number>((n, p) => n + (typeof p === 'string' ? p.length : 8), 0);
+      if (tx.heldBytes > HELD_BYTES_LIMIT) await this.sendInTransaction(tx, []);
+      return;
+    }
+    await this.exec(sql, params);
+  }
+
+  /** Sends START TRANSACTION if not yet sent, the held writes and `statements`, in one round trip. */
+  private async sendInTransaction<T>(tx: TxContext, statements: Statement[]): Promise<Array<ExecResult<T>>> {
+    const all = [...(tx.begun ? [] : [START]), ...tx.held.splice(0), ...statements];
+    tx.begun = true;
+    tx.heldBytes = 0;
+    const results = await runStatements<T>(tx.manager, this.dataSource, all, this.dialect);
+    return results.slice(all.length - statements.length);
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: ExecOptions = {}): Promise<T[]> {
@@ -133,14 +188,24 @@ export class TypeormDatabase {
   async transaction<T>(work: () => Promise<T>, options: ExecOptions = {}): Promise<T> {
     if (this.context.getStore()) return work();
     const callbacks: TxContext['afterCommit'] = [];
-    const run = () =>
-      translateErrors(() =>
-        this.dataSource.transaction((manager) => {
-          callbacks.length = 0;
-          return this.context.run({ manager, afterCommit: callbacks }, work);
-        }),
-      );
-    const result = this.dialect === 'sqlite' ? await this.sqliteCommit(run, options.durable ?? true) : await retryOnDeadlock(run);
+    const result =
+      this.dialect === 'sqlite'
+        ? await this.sqliteCommit(
+            () =>
+              translateErrors(() =>
+                this.dataSource.transaction((manager) => {
+                  callbacks.length = 0;
+                  return this.context.run({ manager, afterCommit: callbacks, held: [], heldBytes: 0, begun: true }, work);
+                }),
+              ),
+            options.durable ?? true,
+          )
+        : await retryOnDeadlock(() =>
+            translateErrors(() => {
+              callbacks.length = 0;
+              return this.mysqlTransaction(work, callbacks);
+            }),
+          );
     for (const callback of callbacks) {
       try {
         await callback();
@@ -150,6 +215,31 @@ export class TypeormDatabase {
       }
     }
     return result;
+  }
+
+  /**
+   * A MySQL transaction that saves round trips: START TRANSACTION goes with its first statement and
+   * COMMIT with its last held writes (a transaction that ran nothing sends nothing).
+   */
+  private async mysqlTransaction<T>(work: () => Promise<T>, afterCommit: TxContext['afterCommit']): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    const tx: TxContext = { manager: runner.manager, afterCommit, held: [], heldBytes: 0, begun: false };
+    try {
+      const result = await this.context.run(tx, work);
+      if (tx.begun || tx.held.length > 0) await this.sendInTransaction(tx, [COMMIT]);
+      return result;
+    } catch (error) {
+      if (tx.begun) {
+        try {
+          await runner.query('ROLLBACK');
+        } catch {
+          // The connection is gone, and MySQL rolled the transaction back with it.
+        }
+      }
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   afterCommit(callback: () => void | Promise<void>): void {
@@ -199,6 +289,31 @@ export class TypeormDatabase {
   async ping(): Promise<void> {
     await this.exec('SELECT 1');
   }
+}
+
+async function runStatements<T>(manager: EntityManager, dataSource: DataSource, statements: Statement[], dialect: Dialect): Promise<Array<ExecResult<T>>> {
+  if (dialect === 'sqlite' || statements.length === 1) {
+    const results: Array<ExecResult<T>> = [];
+    for (const { sql, params } of statements) results.push(execResult<T>(await runStructured(manager, dataSource, sql, params)));
+    return results;
+  }
+  // mysql2 answers a multi-statement query with one result per statement.
+  const joined = await runStructured(
+    manager,
+    dataSource,
+    statements.map((s) => s.sql).join(';\n'),
+    statements.flatMap((s) => s.params),
+  );
+  return (joined.raw as unknown[]).map((raw) => execResult<T>({ raw, records: Array.isArray(raw) ? raw : [] } as QueryResult));
+}
+
+function execResult<T>(result: QueryResult): ExecResult<T> {
+  const rows = Array.isArray(result.records) ? (result.records as T[]) : [];
+  const raw = result.raw as { affectedRows?: number; insertId?: number; info?: string } | number | bigint | undefined;
+  const affected = result.affected ?? (typeof raw === 'object' && raw !== null && typeof raw.affectedRows === 'number' ? raw.affectedRows : 0);
+  const insertId = typeof raw === 'object' && raw !== null ? (raw.insertId ?? null) : raw === undefined ? null : Number(raw);
+  const info = typeof raw === 'object' && raw !== null && typeof raw.info === 'string' && raw.info !== '' ? raw.info : null;
+  return { rows, affected, insertId, info };
 }
 
 async function runStructured(manager: EntityManager, dataSource: DataSource, sql: string, params: unknown[]): Promise<QueryResult> {

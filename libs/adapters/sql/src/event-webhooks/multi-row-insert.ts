@@ -6,11 +6,9 @@ import { TypeormDatabase } from '../typeorm-database';
 const MAX_ROWS_PER_STATEMENT = 1000;
 const MAX_PARAMS_PER_STATEMENT = 30_000;
 
-/** `INSERT INTO table (columns) VALUES (...), (...)`, a chunk of rows per statement; returns rows inserted. */
-export async function insertRows(db: TypeormDatabase, table: string, columns: readonly string[], rows: unknown[][]): Promise<number> {
-  let inserted = 0;
-  for (const [sql, params] of statements(table, columns, rows)) inserted += (await db.exec(sql, params)).affected;
-  return inserted;
+/** `INSERT INTO table (columns) VALUES (...), (...)`, a chunk of rows per statement, each a write nobody reads the answer of (TypeormDatabase.write). */
+export async function insertRows(db: TypeormDatabase, table: string, columns: readonly string[], rows: unknown[][]): Promise<void> {
+  for (const [sql, params] of statements(table, columns, rows)) await db.write(sql, params);
 }
 
 /** The same, skipping the rows whose key is already stored (TypeormDatabase.insertSkippingDuplicates); returns rows inserted. */

@@ -65,7 +65,7 @@ export class SettledDeliveryCounts {
     if (gains.length > 0) {
       const onConflict =
         this.db.dialect === 'mysql' ? 'ON DUPLICATE KEY UPDATE n = n + VALUES(n)' : 'ON CONFLICT (webhook_id, hour_start, status) DO UPDATE SET n = n + excluded.n';
-      await this.db.exec(
+      await this.db.write(
         `INSERT INTO webhook_delivery_counts (webhook_id, hour_start, status, n) VALUES ${gains.map(() => '(?, ?, ?, ?)').join(', ')} ${onConflict}`,
         gains.flatMap((d) => [d.webhookId, d.hourStart, d.status, d.n]),
       );
@@ -73,7 +73,7 @@ export class SettledDeliveryCounts {
     if (losses.length > 0) {
       const key = '(webhook_id = ? AND hour_start = ? AND status = ?)';
       const keyParams = losses.flatMap((d) => [d.webhookId, d.hourStart, d.status]);
-      await this.db.exec(
+      await this.db.write(
         `UPDATE webhook_delivery_counts SET n = n - CASE ${losses.map(() => `WHEN ${key} THEN ?`).join(' ')} ELSE 0 END WHERE ${losses.map(() => key).join(' OR ')}`,
         [...losses.flatMap((d) => [d.webhookId, d.hourStart, d.status, -d.n]), ...keyParams],
       );

@@ -125,18 +125,22 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
       const body = `(SELECT ${BODY_OF('deliveries', 'e')} FROM events e WHERE e.account_id = deliveries.account_id AND e.id = deliveries.event_id)`;
       return won(await this.db.query<Claimed>(`${claim} RETURNING id, ${body} AS body, ${webhook('updated_at')} AS webhook_version, ${webhook('paused_until')} AS paused_until`, params, LEASE_WRITE));
     }
-    const { affected } = await this.db.exec(claim, params, LEASE_WRITE);
-    if (affected === 0) return new Map();
-    return won(
-      await this.db.query<Claimed>(
-        `SELECT d.id, ${BODY_OF('d', 'e')} AS body, w.updated_at AS webhook_version, w.paused_until
+    // MySQL: the claim, then what it won (by its token), in one round trip.
+    const [, claimed] = await this.db.execAll<Claimed>(
+      [
+        { sql: claim, params },
+        {
+          sql: `SELECT d.id, ${BODY_OF('d', 'e')} AS body, w.updated_at AS webhook_version, w.paused_until
          FROM deliveries d
          JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
          LEFT JOIN webhooks w ON w.id = d.webhook_id
          WHERE d.id IN (${placeholders(ids)}) AND d.claim_token = ?`,
-        [...ids, token],
-      ),
+          params: [...ids, token],
+        },
+      ],
+      LEASE_WRITE,
     );
+    return won(claimed.rows);
   }
 
   async releaseClaim(id: string, token: string, at: Date): Promise<boolean> {
@@ -196,7 +200,7 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
       const timed = group.some((r) => r.outcome.nextAttemptAt !== null);
       const next = timed ? `CASE id ${group.map(() => 'WHEN ? THEN ?').join(' ')} END` : 'NULL';
       const nextParams = timed ? group.flatMap((r) => [r.deliveryId, r.outcome.nextAttemptAt?.getTime() ?? null]) : [];
-      await this.db.exec(
+      await this.db.write(
         `UPDATE deliveries SET status = ?, retry_step = ?, next_attempt_at = ${next}, attempt_count = attempt_count + 1, seq = seq + 1,
            claimed_until = NULL, claim_token = NULL
          WHERE id IN (${placeholders(ids)})`,

@@ -31,7 +31,7 @@ export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
       this.db.dialect === 'mysql'
         ? 'ON DUPLICATE KEY UPDATE succeeded = succeeded + VALUES(succeeded), failed = failed + VALUES(failed)'
         : 'ON CONFLICT (webhook_id, hour_start, latency_bucket) DO UPDATE SET succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed';
-    await this.db.exec(
+    await this.db.write(
       `INSERT INTO webhook_attempt_stats (webhook_id, hour_start, latency_bucket, succeeded, failed) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${onConflict}`,
       rows.flatMap((r) => [r.webhookId, r.hourStart, r.latencyBucket, r.succeeded, r.failed]),
     );

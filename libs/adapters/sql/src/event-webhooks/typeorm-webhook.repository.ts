@@ -164,7 +164,7 @@ export class TypeormWebhookRepository extends WebhookRepository {
       const read = await this.failureCounts(succeeded);
       const restarted = [...read].filter(([, count]) => count.consecutiveFailures !== 0 && count.state === 'enabled').map(([id]) => id);
       if (restarted.length > 0) {
-        await this.db.exec(
+        await this.db.write(
           `UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0 AND state = 'enabled'`,
           restarted,
         );
@@ -174,7 +174,7 @@ export class TypeormWebhookRepository extends WebhookRepository {
     const failing = tallies.filter((t) => t.failures > 0);
     for (const t of failing) {
       const counter = t.reset ? '?' : 'consecutive_failures + ?';
-      await this.db.exec(`UPDATE webhooks SET consecutive_failures = ${counter} WHERE id = ? AND state = 'enabled'`, [t.failures, t.webhookId]);
+      await this.db.write(`UPDATE webhooks SET consecutive_failures = ${counter} WHERE id = ? AND state = 'enabled'`, [t.failures, t.webhookId]);
     }
     if (failing.length === 0) return counts;
     for (const [id, count] of await this.failureCounts(failing.map((t) => t.webhookId))) counts.set(id, count);
