@@ -117,4 +117,42 @@ describe.each(['sqlite', 'mysql'] as const)('statements sent together (%s)', (ki
     expect(inside.map((r) => r.affected)).toEqual([1, 0]);
     expect(Number(inside[1].rows[0].n)).toBe(1);
   });
+
+  it('sends plain reads issued together outside a transaction in one round trip, each with its own answer', async () => {
+    await db.exec('INSERT INTO items (id, label) VALUES (?, ?), (?, ?)', [1, 'one', 2, 'two']);
+    sent = [];
+    const [one, two, none] = await Promise.all([
+      db.query<{ label: string }>('SELECT label FROM items WHERE id = ?', [1]),
+      db.query<{ label: string }>('SELECT label FROM items WHERE id = ?', [2]),
+      db.query<{ label: string }>('SELECT label FROM items WHERE id = ?', [3]),
+    ]);
+    expect([one, two, none]).toEqual([[{ label: 'one' }], [{ label: 'two' }], []]);
+    if (kind === 'mysql') expect(sent).toHaveLength(1);
+  });
+
+  it('answers each read of a round trip in which one failed on its own', async () => {
+    await db.exec('INSERT INTO items (id, label) VALUES (?, ?)', [1, 'one']);
+    const [before, broken, after] = await Promise.allSettled([
+      db.query<{ label: string }>('SELECT label FROM items WHERE id = ?', [1]),
+      db.query('SELECT no_such_column FROM items'),
+      db.query<{ label: string }>('SELECT label FROM items WHERE id = ?', [1]),
+    ]);
+    expect(before).toEqual({ status: 'fulfilled', value: [{ label: 'one' }] });
+    expect(broken.status).toBe('rejected');
+    expect(String((broken as PromiseRejectedResult).reason)).toMatch(/no_such_column/);
+    expect(after).toEqual({ status: 'fulfilled', value: [{ label: 'one' }] });
+  });
+
+  it('never sends a locking read or a read in a transaction with others', async () => {
+    await db.exec('INSERT INTO items (id, label) VALUES (?, ?)', [1, 'one']);
+    sent = [];
+    await Promise.all([db.query('SELECT label FROM items WHERE id = ?', [1]), db.transaction(() => db.query('SELECT label FROM items WHERE id = ?', [1]))]);
+    if (kind === 'mysql') {
+      expect(sent).toContain('SELECT label FROM items WHERE id = ?');
+      expect(sent).toContain('START TRANSACTION;\nSELECT label FROM items WHERE id = ?');
+      sent = [];
+      await Promise.all([db.query('SELECT label FROM items WHERE id = ?', [1]), db.query('SELECT label FROM items WHERE id = ? FOR UPDATE', [1])]);
+      expect(sent).toHaveLength(2);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DataSource, EntityManager, QueryResult } from 'typeorm';
 import { DomainError, REDOABLE, type UnitOfWorkOptions } from '../../../kernel/src';
+import { CoalescedReads, isPlainRead } from './coalesced-reads';
 import { Mutex } from './mutex';
 import type { WalSync } from './wal-sync';
 
@@ -71,6 +72,10 @@ export class TypeormDatabase {
   private readonly context = new AsyncLocalStorage<TxContext>();
   private readonly sqliteLock = new Mutex();
   private changeCount: { get(): unknown } | undefined;
+  private readonly reads = new CoalescedReads<Statement, ExecResult<unknown>>(
+    (statements) => this.withManager((manager) => runStatements(manager, this.dataSource, statements, this.dialect)),
+    (error) => error instanceof DomainError && error.code === 'unavailable',
+  );
 
   constructor(
     readonly dataSource: DataSource,
@@ -91,6 +96,9 @@ export class TypeormDatabase {
    */
   async execAll<T = Record<string, unknown>>(statements: Statement[], options: ExecOptions = {}): Promise<Array<ExecResult<T>>> {
     const durable = options.durable ?? true;
+    if (this.dialect === 'mysql' && statements.length === 1 && isPlainRead(statements[0].sql) && !this.context.getStore()) {
+      return [(await this.reads.read(statements[0])) as ExecResult<T>];
+    }
     return this.withManager(async (manager) => {
       const tx = this.context.getStore();
       return tx && this.dialect === 'mysql' ? this.sendInTransaction<T>(tx, statements) : runStatements<T>(manager, this.dataSource, statements, this.dialect);
