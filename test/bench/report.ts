@@ -91,7 +91,7 @@ export function printFigures(title: string, rows: FigureRow[]): void {
       figure: row.name,
       value: `${show(row.value)} ${row.unit}`.trim(),
       baseline: row.baseline === null ? '—' : `${show(row.baseline)} ${row.baselineName}`,
-      ratio: show(row.ratio, 2),
+      ratio: show(row.ratio, 3),
       target: row.target,
       met: yesNo(row.met).replace(/\*/g, ''),
     })),
@@ -115,7 +115,7 @@ export function markdown(rows: FigureRow[], ledger: LedgerRow[], header: string[
     '|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (row) =>
-        `| ${row.figure} | ${row.name} | ${row.profile} | ${`${show(row.value)} ${row.unit}`.trim()} | ${row.baseline === null ? '—' : `${show(row.baseline)} (${row.baselineName})`} | ${show(row.ratio, 2)} | ${row.target} | ${yesNo(row.met)} | ${row.note} |`,
+        `| ${row.figure} | ${row.name} | ${row.profile} | ${`${show(row.value)} ${row.unit}`.trim()} | ${row.baseline === null ? '—' : `${show(row.baseline)} (${row.baselineName})`} | ${show(row.ratio, 3)} | ${row.target} | ${yesNo(row.met)} | ${row.note} |`,
     ),
     '',
     '## Accepted and delivered, per phase',
