@@ -10,15 +10,18 @@ export type Dialect = 'sqlite' | 'mysql';
 interface TxContext {
   manager: EntityManager;
   afterCommit: Array<() => void | Promise<void>>;
-  /**
-   * MySQL: the writes whose answer nobody reads (`write`), held back to go in the same round trip as
-   * the transaction's next statement or its COMMIT. SQLite sends each at once (no round trips).
-   */
+  /** MySQL only: what has not been sent yet. SQLite sends each statement at once (no round trips). */
+  unsent?: Unsent;
+}
+
+/** A MySQL transaction's statements held back to travel with the next one sent. */
+interface Unsent {
+  /** Whether START TRANSACTION has been sent (it goes with the first statement). */
+  begun: boolean;
+  /** The writes whose answer nobody reads (`write`), sent with the next statement or the COMMIT. */
   held: Statement[];
   /** About how many bytes the held writes take (their text and string values). */
   heldBytes: number;
-  /** MySQL: whether START TRANSACTION has been sent (it goes with the first statement). */
-  begun: boolean;
 }
 
 /** One SQL statement and its parameters. */
@@ -96,13 +99,14 @@ export class TypeormDatabase {
    */
   async execAll<T = Record<string, unknown>>(statements: Statement[], options: ExecOptions = {}): Promise<Array<ExecResult<T>>> {
     const durable = options.durable ?? true;
-    if (this.dialect === 'mysql' && statements.length === 1 && isPlainRead(statements[0].sql) && !this.context.getStore()) {
+    const tx = this.context.getStore();
+    if (!tx && this.dialect === 'mysql' && statements.length === 1 && isPlainRead(statements[0].sql)) {
       return [(await this.reads.read(statements[0])) as ExecResult<T>];
     }
-    return this.withManager(async (manager) => {
-      const tx = this.context.getStore();
-      return tx && this.dialect === 'mysql' ? this.sendInTransaction<T>(tx, statements) : runStatements<T>(manager, this.dataSource, statements, this.dialect);
-    }, durable);
+    return this.withManager(
+      (manager) => (tx?.unsent ? this.sendInTransaction<T>(manager, tx.unsent, statements) : runStatements<T>(manager, this.dataSource, statements, this.dialect)),
+      durable,
+    );
   }
 
   /**
@@ -113,21 +117,22 @@ export class TypeormDatabase {
    */
   async write(sql: string, params: unknown[] = []): Promise<void> {
     const tx = this.context.getStore();
-    if (tx && this.dialect === 'mysql') {
-      tx.held.push({ sql, params });
-      tx.heldBytes += sql.length + params.reduce<number>((n, p) => n + (typeof p === 'string' ? p.length : 8), 0);
-      if (tx.heldBytes > HELD_BYTES_LIMIT) await this.sendInTransaction(tx, []);
+    if (tx?.unsent) {
+      const unsent = tx.unsent;
+      unsent.held.push({ sql, params });
+      unsent.heldBytes += sql.length + params.reduce<number>((n, p) => n + (typeof p === 'string' ? p.length : 8), 0);
+      if (unsent.heldBytes > HELD_BYTES_LIMIT) await this.sendInTransaction(tx.manager, unsent, []);
       return;
     }
     await this.exec(sql, params);
   }
 
   /** Sends START TRANSACTION if not yet sent, the held writes and `statements`, in one round trip. */
-  private async sendInTransaction<T>(tx: TxContext, statements: Statement[]): Promise<Array<ExecResult<T>>> {
-    const all = [...(tx.begun ? [] : [START]), ...tx.held.splice(0), ...statements];
-    tx.begun = true;
-    tx.heldBytes = 0;
-    const results = await runStatements<T>(tx.manager, this.dataSource, all, this.dialect);
+  private async sendInTransaction<T>(manager: EntityManager, unsent: Unsent, statements: Statement[]): Promise<Array<ExecResult<T>>> {
+    const all = [...(unsent.begun ? [] : [START]), ...unsent.held.splice(0), ...statements];
+    unsent.begun = true;
+    unsent.heldBytes = 0;
+    const results = await runStatements<T>(manager, this.dataSource, all, this.dialect);
     return results.slice(all.length - statements.length);
   }
 
@@ -203,7 +208,7 @@ export class TypeormDatabase {
               translateErrors(() =>
                 this.dataSource.transaction((manager) => {
                   callbacks.length = 0;
-                  return this.context.run({ manager, afterCommit: callbacks, held: [], heldBytes: 0, begun: true }, work);
+                  return this.context.run({ manager, afterCommit: callbacks }, work);
                 }),
               ),
             options.durable ?? true,
@@ -231,13 +236,13 @@ export class TypeormDatabase {
    */
   private async mysqlTransaction<T>(work: () => Promise<T>, afterCommit: TxContext['afterCommit']): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const tx: TxContext = { manager: runner.manager, afterCommit, held: [], heldBytes: 0, begun: false };
+    const unsent: Unsent = { begun: false, held: [], heldBytes: 0 };
     try {
-      const result = await this.context.run(tx, work);
-      if (tx.begun || tx.held.length > 0) await this.sendInTransaction(tx, [COMMIT]);
+      const result = await this.context.run({ manager: runner.manager, afterCommit, unsent }, work);
+      if (unsent.begun || unsent.held.length > 0) await this.sendInTransaction(runner.manager, unsent, [COMMIT]);
       return result;
     } catch (error) {
-      if (tx.begun) {
+      if (unsent.begun) {
         try {
           await runner.query('ROLLBACK');
         } catch {
