@@ -1,10 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { FastifyReply, FastifyRequest, LogController } from 'fastify';
+import { FastifyBaseLogger, FastifyReply, FastifyRequest, LogController } from 'fastify';
 import type { Socket } from 'node:net';
 import { SwaggerModule } from '@nestjs/swagger';
-import type { Logger } from 'pino';
+import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 import type { AppConfig } from '../../../config/load-config';
+import { LazyChildLogger } from '../../../libs/adapters/logging/lazy-child-logger';
 import { PinoNestLogger, redactUrl } from '../../../libs/adapters/logging/logger';
 import { Metrics } from '../../../libs/adapters/metrics/metrics';
 import { DomainError, jsonBodyProblem, requestIdFrom } from '../../../libs/kernel/src';
@@ -40,6 +41,8 @@ export async function createApiApp({ config, tokens, logger }: ApiAppOptions): P
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     requestIdHeader: false,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdFrom(request.headers['x-request-id']),
+    // request.log: a child carrying the request id, made only when a line is written through it.
+    childLoggerFactory: (parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) => new LazyChildLogger(parent as Logger, bindings, options) as unknown as FastifyBaseLogger,
     // A path parameter may be as long as a request line allows (Node's 16 KB of headers), so every
     // id reaches its route: a send-status lookup answers {"id","status":"not_found"} for any id.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PATH_PARAMETER_LENGTH },

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../kernel/src';
 
 const KEY_PREFIX = 'sk_';
 /** Characters of a key shown in listings (`sk_` and 5 random ones: 30 bits, not enough to guess the rest). */
@@ -10,7 +11,7 @@ export function generateApiKey(): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return sha256Hex(key);
 }
 
 export function apiKeyHint(key: string): string {

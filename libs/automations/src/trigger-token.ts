@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../kernel/src';
 
 /** Random bytes of a trigger token: 256 bits. */
 export const TRIGGER_TOKEN_BYTES = 32;
@@ -13,5 +14,5 @@ export function generateTriggerToken(): string {
  * random bits, so a fast hash is enough (nothing to brute-force), and a database leak reveals no URL.
  */
 export function hashTriggerToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return sha256Hex(token);
 }

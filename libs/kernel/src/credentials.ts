@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256 } from './digest';
 
 /** Digests of the configured tokens (a handful, fixed at start-up), so a request hashes only its own. */
 const expectedDigests = new Map<string, Buffer>();
@@ -11,10 +12,6 @@ export function tokensMatch(presented: string, expected: string): boolean {
     if (expectedDigests.size < 16) expectedDigests.set(expected, b);
   }
   return timingSafeEqual(sha256(presented), b);
-}
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }
 
 /**

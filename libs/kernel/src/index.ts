@@ -28,3 +28,4 @@ export * from './text';
 export * from './arrays';
 export * from './lanes';
 export * from './call-parking';
+export * from './digest';
