@@ -134,6 +134,33 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect((await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: 'wh_gone', failures: 1, reset: false }]))).size).toBe(0);
       });
 
+      it('reads failure counters without a lock, and tallies a batch the same with the counters read before it in the transaction', async () => {
+        if (skip()) return;
+        const a = await setUp();
+        const b = await setUp();
+        await p().transaction(() => p().webhooks.tallyAttempts([{ webhookId: a.id, failures: 3, reset: false }]));
+        expect(await p().webhooks.failureCounts([])).toEqual(new Map());
+        expect(Object.fromEntries(await p().webhooks.failureCounts([a.id, b.id, 'wh_gone']))).toEqual({
+          [a.id]: { consecutiveFailures: 3, state: 'enabled' },
+          [b.id]: { consecutiveFailures: 0, state: 'enabled' },
+        });
+        // a.id and b.id end in a success, 'wh_gone' was read before and is gone: reported as absent.
+        const counts = await p().transaction(async () => {
+          const readBefore = await p().webhooks.failureCounts([a.id, b.id, 'wh_gone']);
+          return p().webhooks.tallyAttempts(
+            [
+              { webhookId: a.id, failures: 0, reset: true },
+              { webhookId: b.id, failures: 2, reset: true },
+              { webhookId: 'wh_gone', failures: 0, reset: true },
+            ],
+            readBefore,
+          );
+        });
+        expect(Object.fromEntries(counts)).toEqual({ [a.id]: { consecutiveFailures: 0, state: 'enabled' }, [b.id]: { consecutiveFailures: 2, state: 'enabled' } });
+        expect((await p().webhooks.findById(a.id))!.consecutiveFailures).toBe(0);
+        expect((await p().webhooks.findById(b.id))!.consecutiveFailures).toBe(2);
+      });
+
       it("keeps a receiver's pause, extended but never shortened, for every reader of the webhook and of its deliveries", async () => {
         if (skip()) return;
         const w = await setUp();

@@ -143,6 +143,46 @@ describe.each(['sqlite', 'mysql'] as const)('statements sent together (%s)', (ki
     expect(after).toEqual({ status: 'fulfilled', value: [{ label: 'one' }] });
   });
 
+  it('sends the statements a transaction asks for concurrently in one round trip, in the order asked, each with its own answer', async () => {
+    await db.exec('INSERT INTO items (id, label) VALUES (?, ?), (?, ?)', [1, 'one', 2, 'two']);
+    sent = [];
+    const [updated, one, two] = await db.transaction(async () => {
+      await db.write('INSERT INTO items (id, label) VALUES (?, ?)', [3, 'three']);
+      return Promise.all([
+        db.exec('UPDATE items SET label = ? WHERE id = ?', ['uno', 1]),
+        db.query<{ label: string }>('SELECT label FROM items WHERE id = ?', [1]),
+        db.query<{ label: string }>('SELECT label FROM items WHERE id IN (?, ?) ORDER BY id', [2, 3]),
+      ]);
+    });
+    expect(updated.affected).toBe(1);
+    expect(one).toEqual([{ label: 'uno' }]);
+    expect(two).toEqual([{ label: 'two' }, { label: 'three' }]);
+    if (kind === 'mysql') {
+      expect(sent).toEqual([
+        'START TRANSACTION;\nINSERT INTO items (id, label) VALUES (?, ?);\nUPDATE items SET label = ? WHERE id = ?;\nSELECT label FROM items WHERE id = ?;\nSELECT label FROM items WHERE id IN (?, ?) ORDER BY id',
+        'COMMIT',
+      ]);
+    }
+  });
+
+  it('fails the statements asked for together when one of them fails, and the transaction with them', async () => {
+    await db.exec('INSERT INTO items (id, label) VALUES (?, ?)', [1, 'one']);
+    const outcomes: string[] = [];
+    const failing = db.transaction(async () => {
+      const asked = [
+        db.exec('UPDATE items SET label = ? WHERE id = ?', ['changed', 1]),
+        db.query('SELECT no_such_column FROM items'),
+        db.query('SELECT label FROM items WHERE id = ?', [1]),
+      ].map((p) => p.then(() => outcomes.push('answered'), () => outcomes.push('failed')));
+      await Promise.all(asked);
+      throw new Error('the transaction fails with its statement');
+    });
+    await expect(failing).rejects.toThrow('the transaction fails with its statement');
+    expect(await labels()).toEqual(['1:one']);
+    // MySQL sends the three together and the failure stops the rest; SQLite runs each by itself.
+    expect(outcomes).toEqual(kind === 'mysql' ? ['failed', 'failed', 'failed'] : ['answered', 'failed', 'answered']);
+  });
+
   it('never sends a locking read or a read in a transaction with others', async () => {
     await db.exec('INSERT INTO items (id, label) VALUES (?, ?)', [1, 'one']);
     sent = [];

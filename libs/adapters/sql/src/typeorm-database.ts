@@ -12,6 +12,8 @@ interface TxContext {
   afterCommit: Array<() => void | Promise<void>>;
   /** MySQL only: what has not been sent yet. SQLite sends each statement at once (no round trips). */
   unsent?: Unsent;
+  /** SQLite only: the last statement asked for, which the next one waits for. */
+  turn?: Promise<unknown>;
 }
 
 /** A MySQL transaction's statements held back to travel with the next one sent. */
@@ -22,6 +24,15 @@ interface Unsent {
   held: Statement[];
   /** About how many bytes the held writes take (their text and string values). */
   heldBytes: number;
+  /** Statements asked for in the current turn of the event loop, sent together at its end. */
+  asked: Asked[];
+}
+
+/** Statements of one `execAll` in a MySQL transaction, waiting for the round trip that takes them. */
+interface Asked {
+  statements: Statement[];
+  resolve(results: Array<ExecResult<unknown>>): void;
+  reject(error: unknown): void;
 }
 
 /** One SQL statement and its parameters. */
@@ -104,7 +115,11 @@ export class TypeormDatabase {
       return [(await this.reads.read(statements[0])) as ExecResult<T>];
     }
     return this.withManager(
-      (manager) => (tx?.unsent ? this.sendInTransaction<T>(manager, tx.unsent, statements) : runStatements<T>(manager, this.dataSource, statements, this.dialect)),
+      (manager) => {
+        if (tx?.unsent) return this.sendInTransaction<T>(manager, tx.unsent, statements);
+        if (tx) return inTurn(tx, () => runStatements<T>(manager, this.dataSource, statements, this.dialect));
+        return runStatements<T>(manager, this.dataSource, statements, this.dialect);
+      },
       durable,
     );
   }
@@ -127,13 +142,35 @@ export class TypeormDatabase {
     await this.exec(sql, params);
   }
 
-  /** Sends START TRANSACTION if not yet sent, the held writes and `statements`, in one round trip. */
-  private async sendInTransaction<T>(manager: EntityManager, unsent: Unsent, statements: Statement[]): Promise<Array<ExecResult<T>>> {
-    const all = [...(unsent.begun ? [] : [START]), ...unsent.held.splice(0), ...statements];
+  /**
+   * Sends START TRANSACTION if not yet sent, the held writes and `statements`, in one round trip,
+   * with the statements that the transaction's other concurrent work asks for in the same turn of the
+   * event loop (two reads awaited together cost one round trip). Statements that travel together fail
+   * together: the first that fails stops the rest, and each caller gets its error.
+   */
+  private sendInTransaction<T>(manager: EntityManager, unsent: Unsent, statements: Statement[]): Promise<Array<ExecResult<T>>> {
+    return new Promise<Array<ExecResult<T>>>((resolve, reject) => {
+      unsent.asked.push({ statements, resolve: resolve as Asked['resolve'], reject });
+      if (unsent.asked.length === 1) queueMicrotask(() => void this.sendAsked(manager, unsent));
+    });
+  }
+
+  private async sendAsked(manager: EntityManager, unsent: Unsent): Promise<void> {
+    const asked = unsent.asked.splice(0);
+    const all = [...(unsent.begun ? [] : [START]), ...unsent.held.splice(0), ...asked.flatMap((a) => a.statements)];
     unsent.begun = true;
     unsent.heldBytes = 0;
-    const results = await runStatements<T>(manager, this.dataSource, all, this.dialect);
-    return results.slice(all.length - statements.length);
+    try {
+      const results = await runStatements<unknown>(manager, this.dataSource, all, this.dialect);
+      let end = results.length;
+      for (let i = asked.length - 1; i >= 0; i--) {
+        const start = end - asked[i].statements.length;
+        asked[i].resolve(results.slice(start, end));
+        end = start;
+      }
+    } catch (error) {
+      for (const each of asked) each.reject(error);
+    }
   }
 
   async query<T = Record<string, unknown>>(sql: string, params: unknown[] = [], options: ExecOptions = {}): Promise<T[]> {
@@ -208,7 +245,7 @@ export class TypeormDatabase {
               translateErrors(() =>
                 this.dataSource.transaction((manager) => {
                   callbacks.length = 0;
-                  return this.context.run({ manager, afterCommit: callbacks }, work);
+                  return this.context.run({ manager, afterCommit: callbacks, turn: Promise.resolve() }, work);
                 }),
               ),
             options.durable ?? true,
@@ -236,7 +273,7 @@ export class TypeormDatabase {
    */
   private async mysqlTransaction<T>(work: () => Promise<T>, afterCommit: TxContext['afterCommit']): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const unsent: Unsent = { begun: false, held: [], heldBytes: 0 };
+    const unsent: Unsent = { begun: false, held: [], heldBytes: 0, asked: [] };
     try {
       const result = await this.context.run({ manager: runner.manager, afterCommit, unsent }, work);
       if (unsent.begun || unsent.held.length > 0) await this.sendInTransaction(runner.manager, unsent, [COMMIT]);
@@ -302,6 +339,17 @@ export class TypeormDatabase {
   async ping(): Promise<void> {
     await this.exec('SELECT 1');
   }
+}
+
+/**
+ * Runs a SQLite transaction's statements in the order they were asked for, also those of work done
+ * concurrently (Promise.all): a transaction must take the write lock with its first statement
+ * (see heldClaims), whatever the depth of the calls that reach the database.
+ */
+function inTurn<T>(tx: TxContext, run: () => Promise<T>): Promise<T> {
+  const result = (tx.turn ?? Promise.resolve()).then(run, run);
+  tx.turn = result.catch(() => undefined);
+  return result;
 }
 
 async function runStatements<T>(manager: EntityManager, dataSource: DataSource, statements: Statement[], dialect: Dialect): Promise<Array<ExecResult<T>>> {

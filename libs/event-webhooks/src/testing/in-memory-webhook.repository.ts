@@ -55,6 +55,14 @@ export class InMemoryWebhookRepository extends WebhookRepository {
   async countDisabled() {
     return [...this.rows.values()].filter((w) => w.state === 'disabled').length;
   }
+  async failureCounts(ids: string[]): Promise<Map<string, FailureCount>> {
+    const counts = new Map<string, FailureCount>();
+    for (const id of ids) {
+      const row = this.rows.get(id);
+      if (row) counts.set(id, { consecutiveFailures: row.consecutiveFailures, state: row.state });
+    }
+    return counts;
+  }
   async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
     const counts = new Map<string, FailureCount>();
     for (const { webhookId, failures, reset } of tallies) {

@@ -69,9 +69,13 @@ export abstract class WebhookRepository {
    * state of every webhook of the tallies, read in the same transaction, also of one whose batch
    * ended in a success (its failures before it are retried like any other); only a webhook gone is
    * absent (its failed attempts are cancelled). A disabled webhook's counter stays as it was when it
-   * was disabled (calls still in flight then do not move it); enabling restarts it.
+   * was disabled (calls still in flight then do not move it); enabling restarts it. `readBefore`:
+   * the counters of webhooks with a success in the batch as `failureCounts` read them earlier in the
+   * same transaction (those are not read again; a webhook absent from it is read).
    */
-  abstract tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>>;
+  abstract tallyAttempts(tallies: AttemptTally[], readBefore?: Map<string, FailureCount>): Promise<Map<string, FailureCount>>;
+  /** The counter and state of each of these webhooks that exists (a plain read: no lock). */
+  abstract failureCounts(ids: string[]): Promise<Map<string, FailureCount>>;
   /** Records each pause, for every dispatcher to wait out; a pause is extended, never shortened. */
   abstract pauseUntil(pauses: WebhookPause[]): Promise<void>;
   /** Webhooks disabled now, over every account. */

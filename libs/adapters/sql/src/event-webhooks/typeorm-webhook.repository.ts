@@ -155,21 +155,28 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return Number(row?.n ?? 0);
   }
 
-  async tallyAttempts(tallies: AttemptTally[]): Promise<Map<string, FailureCount>> {
+  async tallyAttempts(tallies: AttemptTally[], readBefore = new Map<string, FailureCount>()): Promise<Map<string, FailureCount>> {
     const counts = new Map<string, FailureCount>();
     const succeeded = tallies.filter((t) => t.failures === 0).map((t) => t.webhookId);
     if (succeeded.length > 0) {
       // Mostly the counter is 0 already: a plain read finds the few to reset, so batches of successes
       // do not queue behind each other on the webhook row's lock.
-      const read = await this.failureCounts(succeeded);
-      const restarted = [...read].filter(([, count]) => count.consecutiveFailures !== 0 && count.state === 'enabled').map(([id]) => id);
+      const unread = succeeded.filter((id) => !readBefore.has(id));
+      const read = unread.length > 0 ? new Map([...readBefore, ...(await this.failureCounts(unread))]) : readBefore;
+      const restarted = succeeded.filter((id) => {
+        const count = read.get(id);
+        return count !== undefined && count.consecutiveFailures !== 0 && count.state === 'enabled';
+      });
       if (restarted.length > 0) {
         await this.db.write(
           `UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (${placeholders(restarted)}) AND consecutive_failures <> 0 AND state = 'enabled'`,
           restarted,
         );
       }
-      for (const [id, count] of read) counts.set(id, count.state === 'enabled' ? { consecutiveFailures: 0, state: count.state } : count);
+      for (const id of succeeded) {
+        const count = read.get(id);
+        if (count) counts.set(id, count.state === 'enabled' ? { consecutiveFailures: 0, state: count.state } : count);
+      }
     }
     const failing = tallies.filter((t) => t.failures > 0);
     for (const t of failing) {
@@ -181,8 +188,8 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return counts;
   }
 
-  /** The counter and state of each of these webhooks that exists. */
-  private async failureCounts(ids: string[]): Promise<Map<string, FailureCount>> {
+  async failureCounts(ids: string[]): Promise<Map<string, FailureCount>> {
+    if (ids.length === 0) return new Map();
     const rows = await this.db.query<Pick<WebhookRow, 'id' | 'consecutive_failures' | 'state'>>(
       `SELECT id, consecutive_failures, state FROM webhooks WHERE id IN (${placeholders(ids)})`,
       ids,
