@@ -284,7 +284,12 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         const until = at(30_000);
         await p().webhooks.pauseUntil([{ webhookId: w.id, until }]);
         const won = await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(1), at(60_000), 'token');
-        expect(won.get(d.id)).toEqual({ body: expect.stringContaining(d.eventId), webhookVersion: expect.any(Number), webhookPausedUntil: until });
+        expect(won.get(d.id)).toEqual({
+          delivery: { ...(await find(w, d.id))!, attempts: undefined },
+          body: expect.stringContaining(d.eventId),
+          webhookVersion: expect.any(Number),
+          webhookPausedUntil: until,
+        });
         expect(await p().deliveries.releaseClaim(d.id, 'other', until)).toBe(false);
         expect(await p().deliveries.releaseClaim(d.id, 'token', until)).toBe(true);
         expect(await find(w, d.id)).toMatchObject({ claimedUntil: null, nextAttemptAt: until, seq: 0, status: 'pending' });

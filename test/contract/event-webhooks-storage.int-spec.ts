@@ -78,7 +78,16 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     expect(job.delivery).toEqual({ ...d, claimedUntil: null });
     expect(job.webhookVersion).toBe(w.updatedAt.getTime());
     const won = await deliveries.claimMany([{ id: d.id, seq: 0 }], now, new Date(now.getTime() + 60_000), 'token');
-    expect(won.get(d.id)).toEqual({ body: `{"id":"${d.eventId}","apiVersion":"v2"}`, webhookVersion: w.updatedAt.getTime(), webhookPausedUntil: null });
+    expect(won.get(d.id)).toEqual({
+      delivery: { ...d, claimedUntil: new Date(now.getTime() + 60_000) },
+      body: `{"id":"${d.eventId}","apiVersion":"v2"}`,
+      webhookVersion: w.updatedAt.getTime(),
+      webhookPausedUntil: null,
+    });
+    // a webhook gone since: the claim says so (no version), whatever a dispatcher kept in memory
+    await database.db.exec('DELETE FROM webhooks WHERE id = ?', [w.id]);
+    await deliveries.releaseClaim(d.id, 'token', now);
+    expect((await deliveries.claimMany([{ id: d.id, seq: 0 }], now, new Date(now.getTime() + 60_000), 'again')).get(d.id)?.webhookVersion).toBeNull();
   });
 
   it('counts failures atomically under concurrent transactions, a success restarting the count', async () => {
@@ -103,7 +112,12 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     const other = await stored(w);
     const wins = await concurrently(20, (db) => new TypeormDeliveryRepository(db).claimMany([{ id: d.id, seq: 0 }], now, lease, randomUUID()));
     expect(wins.filter((won) => won.has(d.id))).toHaveLength(1);
-    expect(wins.find((won) => won.has(d.id))!.get(d.id)).toEqual({ body: `{"id":"${d.eventId}","apiVersion":"v3"}`, webhookVersion: w.updatedAt.getTime(), webhookPausedUntil: null });
+    expect(wins.find((won) => won.has(d.id))!.get(d.id)).toEqual({
+      delivery: { ...d, claimedUntil: lease },
+      body: `{"id":"${d.eventId}","apiVersion":"v3"}`,
+      webhookVersion: w.updatedAt.getTime(),
+      webhookPausedUntil: null,
+    });
 
     const deliveries = new TypeormDeliveryRepository(database.db);
     const claim = (seq: number, at: Date) => deliveries.claimMany([{ id: d.id, seq }], at, new Date(at.getTime() + 60_000), randomUUID());

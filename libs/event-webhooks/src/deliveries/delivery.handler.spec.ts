@@ -325,6 +325,67 @@ describe(DeliveryHandler.name, () => {
     expect(h.http.requests).toHaveLength(0);
   });
 
+  describe('a first attempt whose webhook is already in memory', () => {
+    /** Delivers one event, so that the webhook is cached, and counts the dispatch reads after it. */
+    const warmedUp = async () => {
+      const created = await createWebhook();
+      await publish();
+      await drain();
+      const reads: string[][] = [];
+      const findForDispatch = h.deliveries.findForDispatch.bind(h.deliveries);
+      h.deliveries.findForDispatch = (ids) => (reads.push(ids), findForDispatch(ids));
+      return { ...created, reads };
+    };
+
+    it('is claimed as its item arrives, with no read first; an item without its lane (an earlier release) is read first', async () => {
+      const { reads } = await warmedUp();
+      await publish();
+      const [item] = h.queue.take(DELIVERY_TOPIC);
+      expect(item.payload).toMatchObject({ firstAttempt: { webhookId: expect.any(String), accountId: acme } });
+      expect(await sut.handle(asWork(item))).toEqual({ kind: 'done' });
+      expect(reads).toEqual([]);
+      expect(h.http.requests).toHaveLength(2);
+
+      await publish();
+      const [next] = h.queue.take(DELIVERY_TOPIC);
+      const { deliveryId, seq } = next.payload as { deliveryId: string; seq: number };
+      expect(await sut.handle(asWork({ ...next, payload: { deliveryId, seq } }))).toEqual({ kind: 'done' });
+      expect(reads).toEqual([[deliveryId]]);
+      expect([...h.deliveries.rows.values()].map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    });
+
+    it('gives its claim back and settles it, with no call, when the webhook was disabled or deleted since', async () => {
+      const { webhook } = await warmedUp();
+      await publish();
+      await publish();
+      const [first, second] = h.queue.take(DELIVERY_TOPIC);
+      // as another process would leave it: disabled, its version moved, the deliveries still waiting
+      const row = h.webhooks.rows.get(webhook.id)!;
+      Object.assign(row, { state: 'disabled', updatedAt: new Date(row.updatedAt.getTime() + 5) });
+      expect(await sut.handle(asWork(first))).toEqual({ kind: 'done' });
+      const idOf = (item: WorkItem) => (item.payload as { deliveryId: string }).deliveryId;
+      expect(h.deliveries.rows.get(idOf(first))).toMatchObject({ status: 'skipped', claimToken: null });
+
+      h.webhooks.rows.delete(webhook.id);
+      expect(await sut.handle(asWork(second))).toEqual({ kind: 'done' });
+      expect(h.deliveries.rows.get(idOf(second))).toMatchObject({ status: 'cancelled', claimToken: null });
+      expect(h.http.requests).toHaveLength(1);
+    });
+
+    it('comes back when due, with no call, when the delivery was postponed after its item was queued', async () => {
+      await warmedUp();
+      await publish();
+      const [item] = h.queue.take(DELIVERY_TOPIC);
+      const delivery = [...h.deliveries.rows.values()].pop()!;
+      delivery.nextAttemptAt = new Date(h.clock.nowMs() + 5000);
+      expect(await sut.handle(asWork(item))).toEqual({ kind: 'retry', at: delivery.nextAttemptAt });
+      expect(h.http.requests).toHaveLength(1);
+      h.clock.advance(5000);
+      expect(await sut.handle(asWork(item))).toEqual({ kind: 'done' });
+      expect(h.http.requests).toHaveLength(2);
+    });
+  });
+
   it('signs with both secrets, newest first, during the rotation grace period only', async () => {
     const { webhook, secret: old } = await createWebhook();
     const { secret: fresh } = await h.service.rotateSecret(acme, webhook.id);

@@ -25,6 +25,15 @@ interface Claim extends WonClaim {
   token: string;
 }
 
+/** What a delivery waits in its lanes as: known from its row, or from its queue item (a first attempt). */
+interface LaneTicket {
+  id: string;
+  seq: number;
+  webhookId: string;
+  accountId: number;
+  first: boolean;
+}
+
 /**
  * Makes one delivery attempt per queue item. Delivery is at-least-once, so the item only names
  * the delivery and its seq: the row decides. Items that arrive together are read together and,
@@ -115,6 +124,11 @@ export class DeliveryHandler extends WorkHandler {
   private async handleItem(work: ReceivedWork): Promise<WorkOutcome> {
     const payload = readDeliveryWorkPayload(work.payload);
     if (!payload) return { kind: 'drop', reason: 'payload does not name a delivery' };
+    // A new delivery's item names its lane: with its webhook in memory, no read before the claim.
+    const lane = payload.firstAttempt;
+    const known = lane ? this.webhooks.peek(lane.webhookId) : null;
+    if (lane && known) return this.attempt({ id: payload.deliveryId, seq: payload.seq, ...lane, first: true }, known);
+
     const job = await this.reads.submit(payload.deliveryId);
     if (!job) return { kind: 'drop', reason: `delivery ${payload.deliveryId} does not exist` };
     const { delivery } = job;
@@ -129,29 +143,37 @@ export class DeliveryHandler extends WorkHandler {
       await this.deliveries.settle(delivery.id, delivery.seq, webhook ? 'skipped' : 'cancelled', now);
       return { kind: 'done' };
     }
-    // The lane's place is held for the claim and the call only (and, past the bound, until there is
-    // room among the unrecorded): recording the outcome does not load the receiver, and holding the
-    // place through the batched record left calls unstarted.
-    const called = await this.lanes.run(originOf(webhook.webhook.url), delivery.attemptCount === 0 ? 'first' : 'retry', delivery.webhookId, String(delivery.accountId), async (timing) => {
+    const { id, seq, webhookId, accountId } = delivery;
+    return this.attempt({ id, seq, webhookId, accountId, first: delivery.attemptCount === 0 }, webhook);
+  }
+
+  /**
+   * Waits in the delivery's lanes, then claims it, makes the call and records it. The lane's place is
+   * held for the claim and the call only (and, past the bound, until there is room among the
+   * unrecorded): recording the outcome does not load the receiver, and holding the place through the
+   * batched record left calls unstarted.
+   */
+  private async attempt(ticket: LaneTicket, webhook: CachedWebhook): Promise<WorkOutcome> {
+    const called = await this.lanes.run(originOf(webhook.webhook.url), ticket.first ? 'first' : 'retry', ticket.webhookId, String(ticket.accountId), async (timing) => {
       // Stopping while it waited in its lane: the item goes back to the queue, due now, for another
       // dispatcher (or this one after a restart) to make the call.
       if (this.stopped) return { kind: 'retry', at: this.clock.now() } as const;
-      const claim = await this.claims.submit({ id: delivery.id, seq: delivery.seq });
-      if (!claim) return this.afterLostClaim(delivery.id, delivery.seq);
+      const claim = await this.claims.submit({ id: ticket.id, seq: ticket.seq });
+      if (!claim) return this.afterLostClaim(ticket.id, ticket.seq);
       // Another dispatcher recorded a Retry-After pause while this delivery waited: it waits too.
       const pausedUntil = claim.webhookPausedUntil;
       if (pausedUntil && pausedUntil > this.clock.now()) {
-        this.lanes.pause(delivery.webhookId, pausedUntil.getTime());
-        await this.deliveries.releaseClaim(delivery.id, claim.token, pausedUntil);
+        this.lanes.pause(ticket.webhookId, pausedUntil.getTime());
+        await this.deliveries.releaseClaim(ticket.id, claim.token, pausedUntil);
         return { kind: 'retry', at: pausedUntil } as const;
       }
       // The webhook as of the claim: a change made while this delivery waited in its lane counts.
-      const current = await this.webhooks.get(delivery.webhookId, claim.webhookVersion);
-      if (!current) return { kind: 'done' } as const;
+      const current = claim.webhookVersion === null ? null : await this.webhooks.get(ticket.webhookId, claim.webhookVersion);
+      if (!current || current.webhook.state === 'disabled') return this.settleUnclaimed(claim, current ? 'skipped' : 'cancelled');
       this.calling++;
       try {
         timing.calling();
-        const finished = await this.call(delivery, claim, current);
+        const finished = await this.call(claim.delivery, claim, current);
         timing.answered();
         await this.unrecorded.acquire(UNRECORDED);
         return { kind: 'called', finished } as const;
@@ -163,18 +185,27 @@ export class DeliveryHandler extends WorkHandler {
     if (called.kind === 'shed') {
       // Its line has enough waiting in memory: the item goes back to the queue, and the delivery says
       // when it is due, so the sweeper does not take it for lost meanwhile.
-      await this.postponements.submit({ id: delivery.id, seq: delivery.seq, at: called.at });
-      this.observer.deferred({ accountId: delivery.accountId, webhookId: delivery.webhookId, deliveryId: delivery.id, until: called.at });
+      await this.postponements.submit({ id: ticket.id, seq: ticket.seq, at: called.at });
+      this.observer.deferred({ accountId: ticket.accountId, webhookId: ticket.webhookId, deliveryId: ticket.id, until: called.at });
       return { kind: 'retry', at: called.at };
     }
     if (called.kind !== 'called') return called;
+    const { finished } = called;
     try {
-      const recorded = await this.recordPatiently(called.finished);
-      this.report(delivery, called.finished.attempt, called.finished.success, recorded ? recorded.outcome.status : null);
+      const recorded = await this.recordPatiently(finished);
+      this.report(finished.delivery, finished.attempt, finished.success, recorded ? recorded.outcome.status : null);
     } finally {
       this.unrecorded.release(UNRECORDED);
       this.calling--;
     }
+    return { kind: 'done' };
+  }
+
+  /** Its webhook was disabled or deleted while it waited (or since this process cached it): no call. */
+  private async settleUnclaimed(claim: Claim, status: 'skipped' | 'cancelled'): Promise<WorkOutcome> {
+    const now = this.clock.now();
+    await this.deliveries.releaseClaim(claim.delivery.id, claim.token, now);
+    await this.deliveries.settle(claim.delivery.id, claim.delivery.seq, status, now);
     return { kind: 'done' };
   }
 
@@ -238,13 +269,17 @@ export class DeliveryHandler extends WorkHandler {
     }
   }
 
-  /** Someone else holds the claim: if it dies, its lease runs out and this item tries again. */
+  /**
+   * The claim failed. Someone else holds it: if it dies, its lease runs out and this item tries
+   * again. Or the delivery, still waiting at this seq, is not due yet (postponed since its item was
+   * queued; an item claimed without a read first learns it here): the item comes back when it is.
+   */
   private async afterLostClaim(id: string, seq: number): Promise<WorkOutcome> {
     const current = (await this.reads.submit(id))?.delivery;
+    if (!current || !isCurrentWork(current, isWaiting(current.status), seq)) return { kind: 'done' };
     const now = this.clock.nowMs();
-    if (current && isCurrentWork(current, isWaiting(current.status), seq) && current.claimedUntil && current.claimedUntil.getTime() > now) {
-      return { kind: 'retry', at: new Date(current.claimedUntil.getTime() + BUSY_RECHECK_MARGIN_MS) };
-    }
+    if (current.claimedUntil && current.claimedUntil.getTime() > now) return { kind: 'retry', at: new Date(current.claimedUntil.getTime() + BUSY_RECHECK_MARGIN_MS) };
+    if (current.nextAttemptAt && current.nextAttemptAt.getTime() > now) return { kind: 'retry', at: current.nextAttemptAt };
     return { kind: 'done' };
   }
 

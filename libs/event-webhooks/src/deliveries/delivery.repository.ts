@@ -37,10 +37,12 @@ export interface Postponement {
 }
 
 export interface WonClaim {
+  /** The delivery as claimed: a queue item that knew its lane was claimed without being read first. */
+  delivery: DispatchDelivery;
   /** The exact body stored for the delivery at intake. */
   body: string;
-  /** The webhook's version (see DispatchJob.webhookVersion). */
-  webhookVersion: number;
+  /** The webhook's version (see DispatchJob.webhookVersion); null when the webhook is gone. */
+  webhookVersion: number | null;
   webhookPausedUntil: Date | null;
 }
 

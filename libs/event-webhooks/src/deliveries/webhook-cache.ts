@@ -28,6 +28,14 @@ export class WebhookCache {
     private readonly maxEntries = 10_000,
   ) {}
 
+  /**
+   * The webhook as last read, whatever its version now (null when not in memory): enough to choose
+   * a lane; what the call uses comes from get() with the version read at the claim.
+   */
+  peek(id: string): CachedWebhook | null {
+    return this.entries.get(id)?.value ?? null;
+  }
+
   /** The webhook at `version` or newer; null when it is gone. */
   async get(id: string, version: number): Promise<CachedWebhook | null> {
     const entry = this.entries.get(id);

@@ -31,7 +31,7 @@ describe(EventIntakeService.name, () => {
     const rows = [...h.deliveries.rows.values()];
     expect(rows.map((d) => d.webhookId).sort()).toEqual([subscribed.id, alsoSubscribed.id].sort());
     expect(rows.every((d) => d.eventId === id && d.status === 'pending' && d.nextAttemptAt?.getTime() === h.clock.nowMs())).toBe(true);
-    expect(h.queue.items).toEqual(rows.map((d) => ({ topic: DELIVERY_TOPIC, payload: { deliveryId: d.id, seq: 0 }, runAt: h.clock.now(), sweptBackIfLost: true })));
+    expect(h.queue.items).toEqual(rows.map((d) => ({ topic: DELIVERY_TOPIC, payload: { deliveryId: d.id, seq: 0, firstAttempt: { webhookId: d.webhookId, accountId: d.accountId } }, runAt: h.clock.now(), sweptBackIfLost: true })));
     expect(h.queue.enqueuedInTransaction).toEqual([true]);
   });
 

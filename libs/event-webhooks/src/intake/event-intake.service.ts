@@ -126,7 +126,7 @@ export class EventIntakeService extends EventPublisher {
     if (deliveries.length === 0) return;
     await this.deliveries.insertMany(deliveries);
     const due = deliveries.filter((d) => isWaiting(d.status));
-    if (due.length > 0) await this.queue.enqueue(due.map((d) => deliveryWorkItem(d.id, d.seq, d.nextAttemptAt!)));
+    if (due.length > 0) await this.queue.enqueue(due.map((d) => deliveryWorkItem(d.id, d.seq, d.nextAttemptAt!, { webhookId: d.webhookId, accountId: d.accountId })));
   }
 
   private countAccepted(types: string[]): void {

@@ -81,7 +81,8 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
       const body = this.events.find(row.accountId, row.eventId)?.bodies[row.apiVersion];
       if (body === undefined) continue;
       const webhook = this.webhookOf(row.webhookId);
-      won.set(id, { body, webhookVersion: webhook?.updatedAt.getTime() ?? 0, webhookPausedUntil: webhook?.pausedUntil ?? null });
+      const { attempts: _attempts, ...delivery } = this.copy(row);
+      won.set(id, { delivery, body, webhookVersion: webhook ? webhook.updatedAt.getTime() : null, webhookPausedUntil: webhook?.pausedUntil ?? null });
     }
     return won;
   }

@@ -112,25 +112,30 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
        WHERE id IN (${placeholders(ids)}) AND seq = ${seqCase} AND ${this.db.filterOnly('status')} IN (${WAITING})
          AND (next_attempt_at IS NULL OR next_attempt_at <= ?) AND ${UNCLAIMED}`;
     const params = [leaseUntil.getTime(), token, ...ids, ...claims.flatMap((c) => [c.id, c.seq]), now.getTime(), now.getTime()];
-    type Claimed = { id: string; body: string | null; webhook_version: number | string | null; paused_until: number | string | null };
+    type Claimed = DeliveryRow & { body: string | null; webhook_version: number | string | null; paused_until: number | string | null };
     const won = (rows: Claimed[]) =>
       new Map(
         rows
           .filter((r) => r.body !== null)
-          .map((r): [string, WonClaim] => [r.id, { body: r.body!, webhookVersion: Number(r.webhook_version ?? 0), webhookPausedUntil: dateOrNull(r.paused_until) }]),
+          .map((r): [string, WonClaim] => [
+            r.id,
+            { delivery: toDispatchDelivery(r), body: r.body!, webhookVersion: r.webhook_version === null ? null : Number(r.webhook_version), webhookPausedUntil: dateOrNull(r.paused_until) },
+          ]),
       );
     if (this.db.dialect === 'sqlite') {
       // SQLite returns what it claimed, with each body and webhook's version and pause, in the claim itself.
       const webhook = (column: string) => `(SELECT w.${column} FROM webhooks w WHERE w.id = deliveries.webhook_id)`;
       const body = `(SELECT ${BODY_OF('deliveries', 'e')} FROM events e WHERE e.account_id = deliveries.account_id AND e.id = deliveries.event_id)`;
-      return won(await this.db.query<Claimed>(`${claim} RETURNING id, ${body} AS body, ${webhook('updated_at')} AS webhook_version, ${webhook('paused_until')} AS paused_until`, params, LEASE_WRITE));
+      return won(
+        await this.db.query<Claimed>(`${claim} RETURNING ${COLUMNS}, ${body} AS body, ${webhook('updated_at')} AS webhook_version, ${webhook('paused_until')} AS paused_until`, params, LEASE_WRITE),
+      );
     }
     // MySQL: the claim, then what it won (by its token), in one round trip.
     const [, claimed] = await this.db.execAll<Claimed>(
       [
         { sql: claim, params },
         {
-          sql: `SELECT d.id, ${BODY_OF('d', 'e')} AS body, w.updated_at AS webhook_version, w.paused_until
+          sql: `SELECT ${COLUMN_NAMES.map((c) => `d.${c}`).join(', ')}, ${BODY_OF('d', 'e')} AS body, w.updated_at AS webhook_version, w.paused_until
          FROM deliveries d
          JOIN events e ON e.account_id = d.account_id AND e.id = d.event_id
          LEFT JOIN webhooks w ON w.id = d.webhook_id
