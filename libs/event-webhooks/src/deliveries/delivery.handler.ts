@@ -35,8 +35,9 @@ interface LaneTicket {
 }
 
 /**
- * Makes one delivery attempt per queue item. Delivery is at-least-once, so the item only names
- * the delivery and its seq: the row decides. Items that arrive together are read together and,
+ * Makes one delivery attempt per queue item. Delivery is at-least-once, so the item names the
+ * delivery and its seq (and a new delivery's lane): the row decides. Items that arrive together are
+ * read together (a new delivery whose webhook is in memory is not read: its claim reads it) and,
  * once their lanes let them go, claimed together (a conditional UPDATE with a lease keeps two
  * dispatchers from attempting the same delivery at once); the calls run concurrently, and their
  * outcomes are recorded in batches by the AttemptRecorder.
@@ -169,7 +170,7 @@ export class DeliveryHandler extends WorkHandler {
       }
       // The webhook as of the claim: a change made while this delivery waited in its lane counts.
       const current = claim.webhookVersion === null ? null : await this.webhooks.get(ticket.webhookId, claim.webhookVersion);
-      if (!current || current.webhook.state === 'disabled') return this.settleUnclaimed(claim, current ? 'skipped' : 'cancelled');
+      if (!current || current.webhook.state === 'disabled') return this.settleWithoutCall(claim, current ? 'skipped' : 'cancelled');
       this.calling++;
       try {
         timing.calling();
@@ -202,7 +203,7 @@ export class DeliveryHandler extends WorkHandler {
   }
 
   /** Its webhook was disabled or deleted while it waited (or since this process cached it): no call. */
-  private async settleUnclaimed(claim: Claim, status: 'skipped' | 'cancelled'): Promise<WorkOutcome> {
+  private async settleWithoutCall(claim: Claim, status: 'skipped' | 'cancelled'): Promise<WorkOutcome> {
     const now = this.clock.now();
     await this.deliveries.releaseClaim(claim.delivery.id, claim.token, now);
     await this.deliveries.settle(claim.delivery.id, claim.delivery.seq, status, now);
