@@ -1,4 +1,4 @@
-import { AttemptOutcome, Delivery, DeliveryRepository, EventRepository, NewDelivery, StoredEvent, Webhook, WebhookRepository, WebhookStatsRepository } from '../../libs/event-webhooks/src';
+import { AttemptOutcome, Delivery, DeliveryRepository, EventRepository, NewDelivery, StoredEvent, statsRowsOf, Webhook, WebhookRepository, WebhookStatsRepository } from '../../libs/event-webhooks/src';
 import { newId } from '../../libs/kernel/src';
 import { deliveryRow, eventRow, webhookRow } from './event-webhooks-rows';
 
@@ -418,6 +418,29 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect(await p().stats.read(w.id, h0 - HOUR)).toHaveLength(2);
         await p().stats.deleteForWebhook(w.id);
         expect(await p().stats.read(w.id, 0)).toEqual([]);
+      });
+
+      it('takes the attempts of deliveries retention purges out of the counters, and only theirs', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const old = Math.floor(T0.getTime() / 1000) - 40 * 86_400;
+        const attempted = async (d: NewDelivery, httpStatus: number) => {
+          await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(HOUR), at(HOUR * 2), `t-${d.id}`);
+          await recordHeld(d, `t-${d.id}`, 0, attempt(httpStatus), outcome(httpStatus === 200 ? 'succeeded' : 'failed'));
+          const made = attempt(httpStatus);
+          await p().transaction(() => p().stats.add(statsRowsOf([{ webhookId: w.id, deliveryCreatedAt: d.createdAt, durationMs: made.durationMs, success: httpStatus === 200 }])));
+        };
+        const total = async () => {
+          const rows = await p().stats.read(w.id, 0);
+          return { succeeded: rows.reduce((n, r) => n + r.succeeded, 0), failed: rows.reduce((n, r) => n + r.failed, 0) };
+        };
+        // an old event whose deliveries were made this hour (both in the same counter rows), and a recent one
+        await attempted(await stored(w, { createdAt: at(1), nextAttemptAt: at(1) }, old), 200);
+        await attempted(await stored(w, { createdAt: at(2), nextAttemptAt: at(2) }, old), 500);
+        await attempted(await stored(w, { createdAt: at(3), nextAttemptAt: at(3) }), 200);
+        expect(await total()).toEqual({ succeeded: 2, failed: 1 });
+        for (let n = -1; n !== 0; ) n = await p().transaction(() => p().events.deleteCreatedBefore(old + 1, 1000));
+        expect(await total()).toEqual({ succeeded: 1, failed: 0 });
       });
 
       it('counts the deliveries of a webhook created from an hour on, by status', async () => {

@@ -11,6 +11,13 @@ const HOUR_MS = 3_600_000;
 describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) => {
   const suite = profileSuite(profile, { env: ENV, responder: (request: ReceivedRequest) => (request.path.startsWith('/fail') ? { status: 500 } : { status: 200 }) });
   const { get, post, internal } = suite;
+  /** The stats count each delivery of the webhook once, under the status its list shows. */
+  const statsAgreeWithList = async (account: TestAccount, webhookId: string) => {
+    const listed = (await get(account, `/v3/Webhook/${webhookId}/deliveries?limit=100`).expect(200)).body.deliveries as Array<{ status: string }>;
+    const byStatus: Record<string, number> = { pending: 0, retrying: 0, succeeded: 0, failed: 0, skipped: 0, cancelled: 0 };
+    for (const d of listed) byStatus[d.status]++;
+    expect((await get(account, `/v3/Webhook/${webhookId}/stats`).expect(200)).body.deliveries).toEqual(byStatus);
+  };
   const notices = (path: string) => suite.receiver.requestsTo(path).map((r) => ({ headers: r.headers, body: JSON.parse(r.body) as { id: string; type: string; data: Record<string, unknown> } }));
 
   it('tells the other subscribed webhooks when a webhook starts failing and when it is disabled, never the webhook itself', async () => {
@@ -46,6 +53,8 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
     // and the counter stops at the threshold: failures recorded after it came after the disable
     expect(byType['webhook.disabled'].body.data.consecutiveFailures).toBe(4);
     expect((await get(account, `/v3/Webhook/${failing.id}`).expect(200)).body.consecutiveFailures).toBe(4);
+    // the attempt that disabled it settled its own delivery with the rest: counted once, as skipped
+    await eventually(() => statsAgreeWithList(account, failing.id), WAIT_MS);
     expect(byType['webhook.disabled'].headers['x-service-event-type']).toBe('webhook.disabled');
     expect(byType['webhook.disabled'].headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     // the v2 webhook gets the same event in its family's envelope, data untouched
@@ -73,6 +82,12 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
       return got[0].body.data;
     }, WAIT_MS);
     expect(manual).toEqual({ webhookId: failing.id, url: `${suite.receiver.url}/fail/ops`, reason: 'manual', consecutiveFailures: 0, disabledAt: expect.any(String) });
+
+    // recover brings its skipped deliveries back; they fail again and disable it again: each still counted once
+    await post(account, `/v3/Webhook/${failing.id}/enable`).expect(200);
+    expect((await post(account, `/v3/Webhook/${failing.id}/recover`, { since: new Date(Date.now() - HOUR_MS).toISOString() }).expect(202)).body.count).toBeGreaterThan(0);
+    await eventually(async () => expect((await get(account, `/v3/Webhook/${failing.id}`).expect(200)).body.disabledReason).toBe('consecutive_failures'), WAIT_MS);
+    await eventually(() => statsAgreeWithList(account, failing.id), WAIT_MS);
   });
 
   it('refuses producers that publish an operational type, keeping nothing of their batch', async () => {

@@ -2,7 +2,7 @@ import { Batcher, Clock, REDOABLE, retryAfterEnd, UnitOfWork, WorkQueue } from '
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { statsRowsOf } from '../stats/webhook-stats';
 import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
-import { disableWebhook } from '../webhooks/disable-webhook';
+import { disableWebhook, SETTLED_BY_DISABLE } from '../webhooks/disable-webhook';
 import { crossedFailing, failingThreshold, OperationalEvents } from '../webhooks/operational-events';
 import { AttemptTally, FailureCount, WebhookPause, WebhookRepository } from '../webhooks/webhook.repository';
 import { afterAttempt, Attempt, AttemptOutcome, WebhookStanding } from './delivery';
@@ -75,6 +75,9 @@ export class AttemptRecorder {
         const count = counts.get(tally.webhookId);
         if (count) standing.set(tally.webhookId, await this.standingAfter(tally, count, now, disabled, kept));
       }
+      // A webhook disabled by this batch had its waiting deliveries settled `skipped` just now, the
+      // batch's own among them: their counters moved from that status, not from the one read before.
+      const settledByDisable = new Set(disabled.map((d) => d.webhookId));
       const records = kept.map((f): RecordedAttempt => {
         const outcome = afterAttempt({
           success: f.success,
@@ -85,7 +88,7 @@ export class AttemptRecorder {
           retryAfterMs: f.retryAfterMs,
         });
         const { id, webhookId, accountId, attemptCount, createdAt } = f.delivery;
-        return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, deliveryCreatedAt: createdAt, formerStatus: held.get(id)!, attempt: f.attempt, outcome };
+        return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, deliveryCreatedAt: createdAt, formerStatus: settledByDisable.has(webhookId) ? SETTLED_BY_DISABLE : held.get(id)!, attempt: f.attempt, outcome };
       });
       await this.deliveries.recordAttempts(records);
       await this.stats.add(

@@ -22,6 +22,8 @@ interface Row extends Delivery {
 
 export class InMemoryDeliveryRepository extends DeliveryRepository {
   readonly rows = new Map<string, Row>();
+  /** Told of the deliveries retention purged (with their attempts), as they go. */
+  readonly purgeListeners: Array<(purged: Delivery[]) => void> = [];
 
   constructor(
     private readonly events: InMemoryEventRepository,
@@ -30,7 +32,11 @@ export class InMemoryDeliveryRepository extends DeliveryRepository {
   ) {
     super();
     events.deliveriesOf = (accountId, eventId) => [...this.rows.values()].filter((r) => r.accountId === accountId && r.eventId === eventId);
-    events.deleteDeliveries = (ids) => ids.forEach((id) => this.rows.delete(id));
+    events.deleteDeliveries = (ids) => {
+      const purged = ids.flatMap((id) => this.rows.get(id) ?? []);
+      ids.forEach((id) => this.rows.delete(id));
+      for (const listener of this.purgeListeners) listener(purged);
+    };
   }
 
   async insertMany(deliveries: NewDelivery[]) {

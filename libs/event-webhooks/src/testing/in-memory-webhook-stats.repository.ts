@@ -1,4 +1,6 @@
+import { isSuccess } from '../../../kernel/src';
 import type { DeliveryStatus } from '../deliveries/delivery';
+import { statsRowsOf } from '../stats/webhook-stats';
 import { AttemptStatsRow, WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { InMemoryDeliveryRepository } from './in-memory-delivery.repository';
 
@@ -10,6 +12,14 @@ export class InMemoryWebhookStatsRepository extends WebhookStatsRepository {
 
   constructor(private readonly deliveries: InMemoryDeliveryRepository) {
     super();
+    // Retention takes a purged delivery's attempts out of the counters, as the SQL adapter does.
+    deliveries.purgeListeners.push((purged) => {
+      const attempts = purged.flatMap((d) => d.attempts.map((a) => ({ webhookId: d.webhookId, deliveryCreatedAt: d.createdAt, durationMs: a.durationMs, success: isSuccess(a.httpStatus) })));
+      for (const row of statsRowsOf(attempts)) {
+        const kept = this.rows.get(keyOf(row));
+        if (kept) this.rows.set(keyOf(row), { ...kept, succeeded: kept.succeeded - row.succeeded, failed: kept.failed - row.failed });
+      }
+    });
   }
 
   async add(rows: AttemptStatsRow[]) {

@@ -9,6 +9,9 @@ export interface DisablePorts {
   notices: OperationalEvents;
 }
 
+/** What a disabled webhook's waiting deliveries become. */
+export const SETTLED_BY_DISABLE = 'skipped';
+
 /**
  * enabled -> disabled, by the user or by the failure counter: deliveries still waiting become
  * `skipped` (recover brings them back) and `webhook.disabled` goes to the account's other
@@ -24,7 +27,7 @@ export async function disableWebhook(
   consecutiveFailures: number,
 ): Promise<boolean> {
   if (!(await webhooks.disable(webhook.id, at, reason, reason === 'consecutive_failures' ? consecutiveFailures : undefined))) return false;
-  await deliveries.settleWaiting(webhook.id, 'skipped');
+  await deliveries.settleWaiting(webhook.id, SETTLED_BY_DISABLE);
   await notices.disabled(webhook, reason, consecutiveFailures, at);
   return true;
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DeliveryStatus, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import { eventKey, EventRepository, StoredEvent } from '../../../../event-webhooks/src/intake/event.repository';
+import { statsRowsOf } from '../../../../event-webhooks/src/stats/webhook-stats';
+import { isSuccess } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
+import { AttemptCounters } from './attempt-counters';
 import { insertRowsSkippingDuplicates, placeholders } from './multi-row-insert';
 import { SettledDeliveryCounts } from './settled-delivery-counts';
 
@@ -11,10 +14,12 @@ const WAITING = WAITING_STATUSES.map((status) => `'${status}'`).join(', ');
 
 export class TypeormEventRepository extends EventRepository {
   private readonly counts: SettledDeliveryCounts;
+  private readonly attemptCounts: AttemptCounters;
 
   constructor(private readonly db: TypeormDatabase) {
     super();
     this.counts = new SettledDeliveryCounts(db);
+    this.attemptCounts = new AttemptCounters(db);
   }
 
   /**
@@ -73,6 +78,7 @@ export class TypeormEventRepository extends EventRepository {
       const doomed = rows.filter((row) => !owed.has(row.event_id));
       const deliveries = doomed.map((row) => row.id);
       if (deliveries.length > 0) {
+        await this.takeOutAttempts(doomed);
         await this.db.exec(`DELETE FROM delivery_attempts WHERE delivery_id IN (${placeholders(deliveries)})`, deliveries);
         await this.db.exec(`DELETE FROM deliveries WHERE id IN (${placeholders(deliveries)})`, deliveries);
         await this.counts.apply(doomed.map((row) => ({ webhookId: row.webhook_id, createdAtMs: Number(row.created_at), from: row.status, to: null })));
@@ -80,5 +86,27 @@ export class TypeormEventRepository extends EventRepository {
       deleted += (await this.db.exec(`DELETE FROM events WHERE id IN (${placeholders(ids)}) AND account_id = ?`, [...ids, accountId])).affected;
     }
     return deleted;
+  }
+
+  /** The attempts of deliveries about to be purged leave the stats counters with them (CONTRACT §9.3: "their attempts"). */
+  private async takeOutAttempts(deliveries: Array<{ id: string; webhook_id: string; created_at: number | string }>): Promise<void> {
+    const byId = new Map(deliveries.map((d) => [d.id, d]));
+    const attempts = await this.db.query<{ delivery_id: string; duration_ms: number | string; http_status: number | string | null }>(
+      `SELECT delivery_id, duration_ms, http_status FROM delivery_attempts WHERE delivery_id IN (${placeholders([...byId.keys()])})`,
+      [...byId.keys()],
+    );
+    await this.attemptCounts.subtract(
+      statsRowsOf(
+        attempts.map((a) => {
+          const delivery = byId.get(a.delivery_id)!;
+          return {
+            webhookId: delivery.webhook_id,
+            deliveryCreatedAt: new Date(Number(delivery.created_at)),
+            durationMs: Number(a.duration_ms),
+            success: isSuccess(a.http_status === null ? null : Number(a.http_status)),
+          };
+        }),
+      ),
+    );
   }
 }

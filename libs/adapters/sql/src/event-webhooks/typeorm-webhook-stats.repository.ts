@@ -2,6 +2,7 @@ import { DeliveryStatus, WAITING_STATUSES } from '../../../../event-webhooks/src
 import { AttemptStatsRow, WebhookStatsRepository } from '../../../../event-webhooks/src/stats/webhook-stats.repository';
 import { idFloorAt } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
+import { AttemptCounters } from './attempt-counters';
 import { SettledDeliveryCounts } from './settled-delivery-counts';
 
 /** The counters of attempts and of settled deliveries, both per webhook and hour. */
@@ -18,23 +19,16 @@ interface CounterRow {
 /** Rows of `webhook_attempt_stats`; delivery counts from `webhook_delivery_counts` and, for waiting ones, the (webhook_id, status, id) index of `deliveries`. */
 export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
   private readonly deliveryCounts: SettledDeliveryCounts;
+  private readonly attempts: AttemptCounters;
 
   constructor(private readonly db: TypeormDatabase) {
     super();
     this.deliveryCounts = new SettledDeliveryCounts(db);
+    this.attempts = new AttemptCounters(db);
   }
 
-  /** One statement: new counters inserted, existing ones added to. */
   async add(rows: AttemptStatsRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const onConflict =
-      this.db.dialect === 'mysql'
-        ? 'ON DUPLICATE KEY UPDATE succeeded = succeeded + VALUES(succeeded), failed = failed + VALUES(failed)'
-        : 'ON CONFLICT (webhook_id, hour_start, latency_bucket) DO UPDATE SET succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed';
-    await this.db.write(
-      `INSERT INTO webhook_attempt_stats (webhook_id, hour_start, latency_bucket, succeeded, failed) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${onConflict}`,
-      rows.flatMap((r) => [r.webhookId, r.hourStart, r.latencyBucket, r.succeeded, r.failed]),
-    );
+    await this.attempts.add(rows);
   }
 
   async read(webhookId: string, fromHour: number): Promise<AttemptStatsRow[]> {
