@@ -41,6 +41,8 @@ describe(loadConfig.name, () => {
     [{ NATS_REPLICAS: '0' }, 'NATS_REPLICAS', 'integer from 1 to 5'],
     [{ NATS_REPLICAS: '6' }, 'NATS_REPLICAS', 'integer from 1 to 5'],
     [{ ADMIN_TOKEN: 'same-token-123456', INTERNAL_TOKEN: 'same-token-123456' }, 'INTERNAL_TOKEN', 'differ'],
+    [{ ADMIN_TOKEN: 'same-token-123456', METRICS_TOKEN: 'same-token-123456' }, 'METRICS_TOKEN', 'differ'],
+    [{ INTERNAL_TOKEN: 'same-token-123456', METRICS_TOKEN: 'same-token-123456' }, 'METRICS_TOKEN', 'differ'],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL', 'http:'],
   ])('refuses %j naming %s', (env, variable, hint) => {
     let error: unknown;

@@ -24,6 +24,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (adminToken !== null && adminToken === internalToken) {
     throw new ConfigError('INTERNAL_TOKEN', 'must differ from ADMIN_TOKEN (neither token may open the other routes)');
   }
+  // A scraper's configuration holds the metrics token: it must open nothing but /metrics.
+  if (metricsToken !== null && (metricsToken === adminToken || metricsToken === internalToken)) {
+    throw new ConfigError('METRICS_TOKEN', 'must differ from ADMIN_TOKEN and INTERNAL_TOKEN (a scraper holding it must not open the other routes)');
+  }
   return {
     http: {
       port,
