@@ -242,6 +242,10 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
       // The send-status lookups' documented 404: {"id","status":"not_found"}.
       const sendStatus404 = response.status === 404 && !!body && body.status === 'not_found' && 'id' in body && /\/(Send|send)\//.test(request.path);
       if (!contractError && !sendStatus404) failures.push(`${label} -> ${response.status} without the {code, message} shape: ${response.body.slice(0, 200)}`);
+      // A message may repeat what the caller sent, but stays one short printable line.
+      if (contractError && (String(body!.message).length > 500 || /[\u0000-\u001f]/.test(String(body!.message)))) {
+        failures.push(`${label} -> ${response.status} with a message of ${String(body!.message).length} characters: ${String(body!.message).slice(0, 120)}…`);
+      }
     }
     if (response.status < 300) {
       try {

@@ -1,4 +1,4 @@
-import { notFound } from '../../kernel/src';
+import { echoed, notFound } from '../../kernel/src';
 
 export interface Account {
   id: number;
@@ -46,6 +46,6 @@ export interface ApiKeyView {
  * Anything else is `not_found`, as an id of no account is.
  */
 export function parseAccountId(text: string): number {
-  if (!/^[1-9]\d{0,14}$/.test(text)) throw notFound(`account ${text.slice(0, 40)} not found`);
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw notFound(`account ${echoed(text)} not found`);
   return Number(text);
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { characterCount, Clock, DomainError, isWellFormedText, NOT_TEXT, invalidParameter, newId, notFound } from '../../kernel/src';
+import { characterCount, Clock, DomainError, echoed, isWellFormedText, NOT_TEXT, invalidParameter, newId, notFound } from '../../kernel/src';
 import { Account, AccountPage, ApiKeyView } from './account';
 import { AccountDeletion } from './account-deletion';
 import { AccountRepository, ApiKeyRepository } from './account.repository';
@@ -103,7 +103,7 @@ export class AccountsService {
 
   async revokeApiKey(accountId: number, keyId: string): Promise<void> {
     if (!(await this.apiKeys.revoke(accountId, keyId, this.clock.now()))) {
-      throw notFound(`API key ${keyId} not found for account ${accountId}`);
+      throw notFound(`API key ${echoed(keyId)} not found for account ${accountId}`);
     }
     this.authenticated.clear();
   }

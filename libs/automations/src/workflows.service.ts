@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, UnitOfWork } from '../../kernel/src';
+import { Clock, echoed, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, UnitOfWork } from '../../kernel/src';
 import { WebhookTargetRepository } from '../../webhook-targets/src';
 import { RunRepository, WorkflowRepository } from './automations.repository';
 import { AutomationsSettings } from './automations.settings';
@@ -119,7 +119,7 @@ export class WorkflowsService {
 
   private async find(accountId: number, id: string): Promise<Workflow> {
     const workflow = looksLikeId('wf', id) ? await this.workflows.findById(accountId, id) : null;
-    if (!workflow) throw notFound(`workflow ${id} not found`);
+    if (!workflow) throw notFound(`workflow ${echoed(id)} not found`);
     return workflow;
   }
 

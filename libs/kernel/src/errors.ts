@@ -30,3 +30,15 @@ export const invalidParameter = (message: string) => new DomainError('invalid_pa
 export const notFound = (message: string) => new DomainError('not_found', message);
 export const limitExceeded = (message: string) => new DomainError('limit_exceeded', message);
 export const unavailable = (message: string) => new DomainError('unavailable', message);
+
+/** Characters of a caller's value an error message repeats at most. */
+const ECHO_MAX = 100;
+
+/**
+ * A value the caller sent (an id in a path), as an error message repeats it: control characters
+ * shown as `?`, and cut after ECHO_MAX characters, so a message stays one short line whatever was sent.
+ */
+export function echoed(value: string): string {
+  const printable = value.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return printable.length > ECHO_MAX ? `${printable.slice(0, ECHO_MAX)}…` : printable;
+}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { characterCount, checkTargetUrl, Clock, isWellFormedText, NOT_TEXT, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, SecretBox, UnitOfWork } from '../../kernel/src';
+import { characterCount, checkTargetUrl, Clock, echoed, isWellFormedText, NOT_TEXT, IdPage, IdPageQuery, invalidParameter, limitExceeded, looksLikeId, newId, notFound, readIdPage, SecretBox, UnitOfWork } from '../../kernel/src';
 import { checkSigningKey, generateSigningKey } from './signing-key';
 import { validateTargetHeaders } from './target-headers';
 import { toTargetView, WebhookTarget, WebhookTargetInput, WebhookTargetView } from './webhook-target';
@@ -89,7 +89,7 @@ export class WebhookTargetsService {
 
   private async find(accountId: number, id: string): Promise<WebhookTarget> {
     const target = looksLikeId('tgt', id) ? await this.targets.findById(accountId, id) : null;
-    if (!target) throw notFound(`webhook target ${id} not found`);
+    if (!target) throw notFound(`webhook target ${echoed(id)} not found`);
     return target;
   }
 
