@@ -5,7 +5,7 @@ import { WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { disableWebhook, SETTLED_BY_DISABLE } from '../webhooks/disable-webhook';
 import { crossedFailing, failingThreshold, OperationalEvents } from '../webhooks/operational-events';
 import { AttemptTally, FailureCount, WebhookPause, WebhookRepository } from '../webhooks/webhook.repository';
-import { afterAttempt, Attempt, AttemptOutcome, WebhookStanding } from './delivery';
+import { afterAttempt, Attempt, AttemptOutcome, isWaiting, WebhookStanding } from './delivery';
 import { DeliveryRepository, DispatchDelivery, RecordedAttempt } from './delivery.repository';
 import { DeliveryObserver } from './delivery-observer';
 import { deliveryWorkItem } from './delivery-work';
@@ -76,7 +76,7 @@ export class AttemptRecorder {
         if (count) standing.set(tally.webhookId, await this.standingAfter(tally, count, now, disabled, kept));
       }
       // A webhook disabled by this batch had its waiting deliveries settled `skipped` just now, the
-      // batch's own among them: their counters moved from that status, not from the one read before.
+      // batch's own among them: their counters move on from that status, not from the one read before.
       const settledByDisable = new Set(disabled.map((d) => d.webhookId));
       const records = kept.map((f): RecordedAttempt => {
         const outcome = afterAttempt({
@@ -88,7 +88,9 @@ export class AttemptRecorder {
           retryAfterMs: f.retryAfterMs,
         });
         const { id, webhookId, accountId, attemptCount, createdAt } = f.delivery;
-        return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, deliveryCreatedAt: createdAt, formerStatus: settledByDisable.has(webhookId) ? SETTLED_BY_DISABLE : held.get(id)!, attempt: f.attempt, outcome };
+        const read = held.get(id)!;
+        const formerStatus = settledByDisable.has(webhookId) && isWaiting(read) ? SETTLED_BY_DISABLE : read;
+        return { deliveryId: id, webhookId, accountId, attemptNo: attemptCount + 1, deliveryCreatedAt: createdAt, formerStatus, attempt: f.attempt, outcome };
       });
       await this.deliveries.recordAttempts(records);
       await this.stats.add(
