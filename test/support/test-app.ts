@@ -10,6 +10,7 @@ import { createApiApp } from '../../apps/api/src/create-api-app';
 import { OperatorTokens } from '../../apps/api/src/http/operator-tokens';
 import { createLogger } from '../../libs/adapters/logging/logger';
 import { createMysqlDatabase } from './databases';
+import { deleteTestStream } from './nats';
 import { serviceAvailable, TEST_MYSQL, TEST_NATS } from './services';
 
 export type Profile = 'sqlite' | 'mysql-nats';
@@ -57,12 +58,15 @@ export async function startTestApp(profile: Profile, options: TestAppOptions = {
   } else {
     const database = await createMysqlDatabase('wh_e2e');
     cleanups.push(() => database.drop());
+    const natsPrefix = `e2e_${randomBytes(4).toString('hex')}`;
+    // The shared NATS server keeps no stream of a finished run.
+    cleanups.push(() => deleteTestStream(natsPrefix));
     Object.assign(baseEnv, {
       STORAGE: 'mysql',
       DATABASE_URL: database.url,
       QUEUE: 'nats',
       NATS_URL: TEST_NATS.url,
-      NATS_PREFIX: `e2e_${randomBytes(4).toString('hex')}`,
+      NATS_PREFIX: natsPrefix,
     });
   }
   const config = loadConfig({ ...baseEnv, ...options.env });
