@@ -1,8 +1,6 @@
 import { AttemptStatsRow } from '../../../../event-webhooks/src/stats/webhook-stats.repository';
 import { TypeormDatabase } from '../typeorm-database';
-
-/** Counter rows changed per statement at most when attempts are taken out. */
-const SUBTRACT_CHUNK = 100;
+import { subtractFromCounters } from './subtract-from-counters';
 
 /**
  * `webhook_attempt_stats`: attempts per webhook, hour of the delivery's creation and latency bucket.
@@ -26,16 +24,12 @@ export class AttemptCounters {
 
   /** Takes the rows' attempts out of their counters (a counter already purged stays gone). */
   async subtract(rows: AttemptStatsRow[]): Promise<void> {
-    const key = '(webhook_id = ? AND hour_start = ? AND latency_bucket = ?)';
-    for (let i = 0; i < rows.length; i += SUBTRACT_CHUNK) {
-      const chunk = rows.slice(i, i + SUBTRACT_CHUNK);
-      const keyParams = (r: AttemptStatsRow) => [r.webhookId, r.hourStart, r.latencyBucket];
-      const byKey = (column: 'succeeded' | 'failed') => `${column} - CASE ${chunk.map(() => `WHEN ${key} THEN ?`).join(' ')} ELSE 0 END`;
-      await this.db.write(`UPDATE webhook_attempt_stats SET succeeded = ${byKey('succeeded')}, failed = ${byKey('failed')} WHERE ${chunk.map(() => key).join(' OR ')}`, [
-        ...chunk.flatMap((r) => [...keyParams(r), r.succeeded]),
-        ...chunk.flatMap((r) => [...keyParams(r), r.failed]),
-        ...chunk.flatMap(keyParams),
-      ]);
-    }
+    await subtractFromCounters(
+      this.db,
+      'webhook_attempt_stats',
+      ['webhook_id', 'hour_start', 'latency_bucket'],
+      ['succeeded', 'failed'],
+      rows.map((r) => ({ key: [r.webhookId, r.hourStart, r.latencyBucket], amounts: [r.succeeded, r.failed] })),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { DeliveryStatus } from '../../../../event-webhooks/src/deliveries/delivery';
 import { DeliveryStatusChange, HOUR_MS, SettledCountDelta, settledCountDeltas } from '../../../../event-webhooks/src/stats/webhook-stats';
 import { TypeormDatabase } from '../typeorm-database';
+import { subtractFromCounters } from './subtract-from-counters';
 
 const HOUR_OF_CREATION = `created_at - created_at % ${HOUR_MS}`;
 
@@ -70,14 +71,13 @@ export class SettledDeliveryCounts {
         gains.flatMap((d) => [d.webhookId, d.hourStart, d.status, d.n]),
       );
     }
-    if (losses.length > 0) {
-      const key = '(webhook_id = ? AND hour_start = ? AND status = ?)';
-      const keyParams = losses.flatMap((d) => [d.webhookId, d.hourStart, d.status]);
-      await this.db.write(
-        `UPDATE webhook_delivery_counts SET n = n - CASE ${losses.map(() => `WHEN ${key} THEN ?`).join(' ')} ELSE 0 END WHERE ${losses.map(() => key).join(' OR ')}`,
-        [...losses.flatMap((d) => [d.webhookId, d.hourStart, d.status, -d.n]), ...keyParams],
-      );
-    }
+    await subtractFromCounters(
+      this.db,
+      'webhook_delivery_counts',
+      ['webhook_id', 'hour_start', 'status'],
+      ['n'],
+      losses.map((d) => ({ key: [d.webhookId, d.hourStart, d.status], amounts: [-d.n] })),
+    );
   }
 
   /**
