@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from './data-source.factory';
+import { openDatabase, SQLITE_PAGE_CACHE_KIB } from './data-source.factory';
 import { ALL_MIGRATIONS } from './migrations';
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
@@ -19,6 +19,15 @@ describe('SQLite files', () => {
       expect(modeOf(join(dir, 'data'))).toBe(0o700);
       expect(modeOf(sqlitePath)).toBe(0o600);
       expect(modeOf(`${sqlitePath}-wal`)).toBe(0o600);
+    } finally {
+      await db.dataSource.destroy();
+    }
+  });
+
+  it('gives each connection a page cache of its own size (SQLite counts KiB as a negative number)', async () => {
+    const db = await openDatabase({ kind: 'sqlite', sqlitePath: join(dir, 'cache.db'), databaseUrl: null, statementTimeoutMs: 10_000 });
+    try {
+      expect(await db.query('PRAGMA cache_size')).toEqual([{ cache_size: -SQLITE_PAGE_CACHE_KIB }]);
     } finally {
       await db.dataSource.destroy();
     }
