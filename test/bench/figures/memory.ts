@@ -57,7 +57,7 @@ export async function memory(ctx: Context): Promise<void> {
       baseline: few.total,
       baselineName: `RSS with ${FEW().toLocaleString('en')}`,
       target: { kind: 'ratio-at-most', value: 1.3 },
-      note: `RSS from /proc (${many.parts} MiB; with ${FEW()}: ${few.parts}), median of 3 readings ${SETTLE_MS / 1000} s after intake, after a warm-up of ${WARM_UP()} events nobody subscribes to; ${reached} requests reached the stalled receiver`,
+      note: `RSS from /proc (${many.parts} MiB; with ${FEW()}: ${few.parts}), median of 3 readings from ${SETTLE_MS / 1000} s after the server went quiet, after a warm-up of ${WARM_UP()} events nobody subscribes to; ${reached} requests reached the stalled receiver`,
     });
   } finally {
     await server.stop();
@@ -65,8 +65,13 @@ export async function memory(ctx: Context): Promise<void> {
   }
 }
 
-/** The median of 3 readings a second apart, once intake has settled; the total and each process's share. */
+/**
+ * The median of 3 readings a second apart, SETTLE_MS after the server went quiet (it still files the
+ * backlog for a few seconds after the last batch is answered, and what it holds then is that work's
+ * garbage, not the backlog); the total and each process's share.
+ */
 async function settledRss(server: BenchServer): Promise<{ total: number; parts: string }> {
+  await server.waitQuiet();
   await sleep(SETTLE_MS);
   const readings: Array<Record<string, number>> = [];
   for (let i = 0; i < 3; i++) {
