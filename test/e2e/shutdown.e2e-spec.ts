@@ -76,6 +76,27 @@ describe.each(PROFILES)('shutting down (%s)', (profile) => {
     for (const answer of answers) expect(answer.status === 202 || isRefusal(answer)).toBe(true);
   }, 60_000);
 
+  it('answers a request already on its way over a keep-alive connection when the close begins, rather than resetting it', async () => {
+    if (!(await profileAvailable(profile))) return;
+    const sut = await startTestApp(profile);
+    const account = await sut.createAccount();
+    const connection = await rawConnection(sut);
+    const firstAnswer = new Promise<void>((resolve) => connection.socket.once('data', () => resolve()));
+    connection.socket.write(connection.event(account.id));
+    await firstAnswer;
+    // Between two requests of a busy client the connection looks idle to Node: the next request is
+    // written while the close begins, and is still unread in the socket when the server would
+    // close its idle connections.
+    const httpClosed = sut.app.getHttpAdapter().close();
+    connection.socket.write(connection.event(account.id));
+    await httpClosed;
+    await connection.closed;
+    await sut.close();
+    const [first, second] = connection.answers();
+    expect(first.status).toBe(202);
+    expect(second && isRefusal(second)).toBe(true);
+  }, 60_000);
+
   if (profile === 'mysql-nats') {
     it('refuses a request arriving on an open connection while it closes: 503 unavailable, Retry-After, Connection: close', async () => {
       if (!(await profileAvailable(profile))) return;
