@@ -457,6 +457,14 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
     }
   });
 
+  it('answers a dashboard path that climbs out of its files, or names a dotfile, 404 not_found (no credential would open it)', async () => {
+    if (skip) return;
+    for (const path of ['/app/assets/../../package.json', '/app/assets/..%2f..%2fpackage.json', '/app/assets/%2e%2e/%2e%2e/v3/Webhook', '/app/assets/.env']) {
+      const response = await rawRequest(port, { method: 'GET', path });
+      expect({ path, status: response.status, code: JSON.parse(response.body).code }).toEqual({ path, status: 404, code: 'not_found' });
+    }
+  });
+
   it('answers CONNECT (never handed to a route by Node) in the contract shape instead of closing the connection', async () => {
     if (skip) return;
     for (const path of ['example.com:443', '127.0.0.1:3306', '/health']) {

@@ -24,7 +24,9 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'invalid_parameter',
   401: 'unauthorized',
-  403: 'unauthorized',
+  // Only the dashboard's static files refuse with 403 (a path climbing out of them, a dotfile): no
+  // credential opens them, so 401 would mislead; the guards throw DomainErrors of their own.
+  403: 'not_found',
   404: 'not_found',
   405: 'not_found',
   413: 'payload_too_large',
