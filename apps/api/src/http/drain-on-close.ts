@@ -33,7 +33,8 @@ export function drainOnClose(fastify: FastifyInstance): void {
   // http.Server#close calls this before it stops listening.
   const server = fastify.server;
   const closeIdleConnections = server.closeIdleConnections.bind(server);
-  server.closeIdleConnections = () => void fallQuiet(() => lastRequestAt).then(closeIdleConnections);
+  const openConnections = () => new Promise<number>((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+  server.closeIdleConnections = () => void fallQuiet(() => lastRequestAt, openConnections).then(closeIdleConnections);
   fastify.addHook('onRequest', (request, _reply, done) => {
     const socket = request.raw.socket as CountingSocket;
     socket[RECEIVED] = (request.raw as RankedRequest)[RANK] = (socket[RECEIVED] ?? 0) + 1;
@@ -49,9 +50,14 @@ export function drainOnClose(fastify: FastifyInstance): void {
 const DRAIN_QUIET_MS = 200;
 const DRAIN_LIMIT_MS = 2_000;
 
-/** Resolves once DRAIN_QUIET_MS passed since the close began and since the last request, or after DRAIN_LIMIT_MS. */
-async function fallQuiet(lastRequestAt: () => number): Promise<void> {
+/**
+ * Resolves once no connection is open, or DRAIN_QUIET_MS passed since the close began and since the
+ * last request, or after DRAIN_LIMIT_MS.
+ */
+async function fallQuiet(lastRequestAt: () => number, openConnections: () => Promise<number>): Promise<void> {
   const since = performance.now();
   const quietFor = () => performance.now() - Math.max(since, lastRequestAt());
-  while (quietFor() < DRAIN_QUIET_MS && performance.now() - since < DRAIN_LIMIT_MS) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (quietFor() < DRAIN_QUIET_MS && performance.now() - since < DRAIN_LIMIT_MS && (await openConnections()) > 0) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
