@@ -82,9 +82,9 @@ export function dataSourceOptions(storage: AppConfig['storage']): DataSourceOpti
           db.pragma('secure_delete = FAST');
           db.pragma('foreign_keys = ON');
           // SQLite's default page cache (2 MiB) no longer holds the hot index pages once the deliveries
-          // and work items of a burst outgrow it, and every statement then reads pages back: 16 MiB
-          // raised batch intake from 11,700 to 14,700–16,900 events/s and burst deliveries by a fifth
-          // (test/bench/notes.md); a larger cache or mmap gained little more and grew RSS with the file.
+          // and work items of a burst outgrow it, and statements read pages back from the OS: 16 MiB
+          // raised batch intake by 7 % (alternated runs; by half while the machine ran slow), burst
+          // deliveries by 1 % (test/bench/notes.md); mmap grew RSS with the file.
           db.pragma(`cache_size = -${SQLITE_PAGE_CACHE_KIB}`);
         },
       };
