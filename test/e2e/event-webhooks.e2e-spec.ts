@@ -128,6 +128,7 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
           `${prefix}/{id}/rotate-secret`,
           `${prefix}/{id}/test`,
           `${prefix}/{id}/deliveries`,
+          `${prefix}/{id}/deliveries/{deliveryId}`,
           `${prefix}/{id}/deliveries/{deliveryId}/retry`,
           `${prefix}/{id}/recover`,
         ]),
@@ -264,6 +265,8 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
       v3(stranger).post(`/Webhook/${id}/rotate-secret`),
       v3(stranger).post(`/Webhook/${id}/test`),
       v3(stranger).get(`/Webhook/${id}/deliveries`),
+      v3(stranger).get(`/Webhook/${id}/deliveries/${deliveryId}`),
+      v2(stranger).get(`/webhooks/${id}/deliveries/${deliveryId}`),
       v3(stranger).post(`/Webhook/${id}/deliveries/${deliveryId}/retry`),
       v3(stranger).post(`/Webhook/${id}/recover`, { since: '2020-01-01T00:00:00Z' }),
       v2(stranger).get(`/webhooks/${id}`),
@@ -697,6 +700,19 @@ describe.each(PROFILES)('event webhooks (%s)', (profile) => {
     expect(Object.keys(snake)).toEqual(['deliveries', 'next_cursor']);
     expect(Object.keys(snake.deliveries[0])).toEqual(['id', 'event_id', 'event_type', 'status', 'attempts', 'next_attempt_at', 'created_at']);
     expect(Object.keys(snake.deliveries[0].attempts[0])).toEqual(['at', 'duration_ms', 'http_status', 'error', 'response_body', 'request_headers']);
+
+    // One delivery by its id: what the list shows for it, in each family.
+    const listed = first.deliveries[0];
+    expect((await v3(account).get(`/Webhook/${id}/deliveries/${listed.id}`).expect(200)).body).toEqual(listed);
+    const one = (await v2(account).get(`/webhooks/${id}/deliveries/${listed.id}`).expect(200)).body;
+    expect(one).toEqual(expect.objectContaining({ id: listed.id, event_id: listed.eventId, event_type: listed.eventType }));
+    expect(Object.keys(one)).toEqual(['id', 'event_id', 'event_type', 'status', 'attempts', 'next_attempt_at', 'created_at']);
+    for (const unknown of ['del_00000000000000000000000000', 'nope', listed.id.toUpperCase()]) {
+      const response = await v3(account).get(`/Webhook/${id}/deliveries/${unknown}`);
+      expect([unknown, response.status, response.body.code]).toEqual([unknown, 404, 'not_found']);
+    }
+    const { id: otherWebhook } = await createWebhook(account, `${r.url}/other`, ['sms.sent']);
+    expect((await v3(account).get(`/Webhook/${otherWebhook}/deliveries/${listed.id}`)).status).toBe(404);
 
     for (const query of ['status=lost', 'limit=0', 'limit=101', 'limit=abc', 'cursor=nope']) {
       const response = await v3(account).get(`/Webhook/${id}/deliveries?${query}`);

@@ -153,8 +153,8 @@ export const WebhookStatsV2View = snakeCaseModel(WebhookStatsV3View, 'WebhookSta
 
 /** Both families, by name: what the controller factory documents. */
 export const WEBHOOK_VIEWS = {
-  v3: { webhook: WebhookV3View, created: CreatedWebhookV3View, list: WebhookListV3View, deliveryPage: DeliveryPageV3View, eventDeliveries: EventDeliveryListV3View, testAccepted: TestEventAcceptedV3View, stats: WebhookStatsV3View },
-  v2: { webhook: WebhookV2View, created: CreatedWebhookV2View, list: WebhookListV2View, deliveryPage: DeliveryPageV2View, eventDeliveries: EventDeliveryListV2View, testAccepted: TestEventAcceptedV2View, stats: WebhookStatsV2View },
+  v3: { webhook: WebhookV3View, created: CreatedWebhookV3View, list: WebhookListV3View, delivery: DeliveryV3View, deliveryPage: DeliveryPageV3View, eventDeliveries: EventDeliveryListV3View, testAccepted: TestEventAcceptedV3View, stats: WebhookStatsV3View },
+  v2: { webhook: WebhookV2View, created: CreatedWebhookV2View, list: WebhookListV2View, delivery: DeliveryV2View, deliveryPage: DeliveryPageV2View, eventDeliveries: EventDeliveryListV2View, testAccepted: TestEventAcceptedV2View, stats: WebhookStatsV2View },
 };
 
 export class WebhookSecretView {

@@ -26,6 +26,10 @@ export class WebhookPresenter {
     return { webhooks: views.map((view) => this.webhook(view)) };
   }
 
+  oneDelivery(view: DeliveryView) {
+    return this.cased(delivery(view));
+  }
+
   deliveryPage(page: DeliveryPage) {
     return this.cased({ deliveries: page.deliveries.map(delivery), nextCursor: page.nextCursor });
   }

@@ -134,6 +134,14 @@ export function webhooksControllerFor({ family, path }: WebhookRoutes): Type<unk
       return presenter.stats(await this.stats.stats(account.id, id, query.since));
     }
 
+    @Get(':id/deliveries/:deliveryId')
+    @operation('getWebhookDelivery', 'One delivery of a webhook, with its attempts')
+    @ApiOkResponse({ type: views.delivery })
+    @ApiErrors('not_found')
+    async delivery(@CurrentAccount() account: Account, @Param('id') id: string, @Param('deliveryId') deliveryId: string) {
+      return presenter.oneDelivery(await this.webhooks.getDelivery(account.id, id, deliveryId));
+    }
+
     @Post(':id/deliveries/:deliveryId/retry')
     @HttpCode(202)
     @operation('retryWebhookDelivery', 'One more attempt of a delivery now, with the same event id')

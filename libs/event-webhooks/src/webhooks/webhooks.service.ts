@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { generateSecret } from '../../../signing/src';
 import { Clock, DomainError, looksLikeId, newId, SecretBox, UnitOfWork, WorkQueue } from '../../../kernel/src';
 import { EventCatalog } from '../catalog/event-catalog';
-import { DeliveryView, deliveryViewOf, isDeliveryStatus, DELIVERY_STATUSES } from '../deliveries/delivery';
+import { Delivery, DeliveryView, deliveryViewOf, isDeliveryStatus, DELIVERY_STATUSES } from '../deliveries/delivery';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { deliveryWorkItem } from '../deliveries/delivery-work';
 import { deliveryNotFound, invalidWebhookParameter, webhookDisabled, webhookLimitExceeded } from '../event-webhooks.errors';
@@ -179,10 +179,16 @@ export class WebhooksService {
     return { deliveries: page.map((d) => deliveryViewOf(d, webhook.pausedUntil)), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
   }
 
+  /** One delivery of the webhook with its attempts, as the list shows it. */
+  async getDelivery(accountId: number, id: string, deliveryId: string): Promise<DeliveryView> {
+    const webhook = await this.find(accountId, id);
+    return deliveryViewOf(await this.findDelivery(id, deliveryId), webhook.pausedUntil);
+  }
+
   /** One more attempt now, with the same event id and body. */
   async retryDelivery(accountId: number, id: string, deliveryId: string): Promise<void> {
     const webhook = await this.find(accountId, id);
-    if (!looksLikeId('del', deliveryId) || !(await this.deliveries.findForWebhook(id, deliveryId))) throw deliveryNotFound(deliveryId);
+    await this.findDelivery(id, deliveryId);
     if (webhook.state === 'disabled') throw webhookDisabled(id);
     await this.uow.run(async () => {
       // retryStep at the end of the schedule: a failure of this extra attempt is final at once.
@@ -212,5 +218,11 @@ export class WebhooksService {
 
   private find(accountId: number, id: string): Promise<Webhook> {
     return findAccountWebhook(this.webhooks, accountId, id);
+  }
+
+  private async findDelivery(webhookId: string, deliveryId: string): Promise<Delivery> {
+    const delivery = looksLikeId('del', deliveryId) ? await this.deliveries.findForWebhook(webhookId, deliveryId) : null;
+    if (!delivery) throw deliveryNotFound(deliveryId);
+    return delivery;
   }
 }
