@@ -7,6 +7,7 @@ import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { verify } from '../../libs/signing/src';
 import { createMysqlDatabase } from '../support/databases';
 import { eventually } from '../support/eventually';
+import { deleteTestStream } from '../support/nats';
 import { Receiver, Reply, startReceiver } from '../support/receiver';
 import { Profile, PROFILES, profileAvailable, startTestApp, TestApp } from '../support/test-app';
 import { sleep } from '../support/waiting';
@@ -722,5 +723,11 @@ async function sharedStorage(profile: Profile): Promise<{ env: Record<string, st
     return { env: { SQLITE_PATH: join(dir, 'service.db') }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const database = await createMysqlDatabase('wh_restart');
-  return { env: { DATABASE_URL: database.url, NATS_PREFIX: `e2e_restart_${randomBytes(4).toString('hex')}` }, drop: database.drop };
+  const natsPrefix = `e2e_restart_${randomBytes(4).toString('hex')}`;
+  // A test app deletes only the stream of a prefix it made itself: this one goes with the database.
+  const drop = async () => {
+    await database.drop();
+    await deleteTestStream(natsPrefix);
+  };
+  return { env: { DATABASE_URL: database.url, NATS_PREFIX: natsPrefix }, drop };
 }
