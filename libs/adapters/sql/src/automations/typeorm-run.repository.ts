@@ -89,7 +89,7 @@ export class TypeormRunRepository extends RunRepository {
         run.finishedAt?.getTime() ?? null,
         run.nextAt?.getTime() ?? null,
       ]);
-      await this.db.exec(`INSERT INTO automation_runs (${COLUMNS}) VALUES ${rows.map(() => ROW).join(', ')}`, flatten(rows));
+      await this.db.write(`INSERT INTO automation_runs (${COLUMNS}) VALUES ${rows.map(() => ROW).join(', ')}`, flatten(rows));
     }
   }
 
