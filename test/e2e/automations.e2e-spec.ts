@@ -378,6 +378,20 @@ describe.each(PROFILES)('automations (%s)', (profile: Profile) => {
     expect(runs.map((run) => [run.id, run.trigger.body])).toEqual([[runId, null]]);
   });
 
+  it('ignores a leading UTF-8 byte order mark, as the JSON routes do, and stores the body without it', async () => {
+    if (skip) return;
+    const { apiKey } = await sut.createAccount();
+    const workflow = await activeWorkflow(apiKey, [{ type: 'delay', seconds: 86_400 }]);
+    const payload = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"bom":true}')]);
+    const response = await sut.app.getHttpAdapter().getInstance().inject({ method: 'POST', url: workflow.path, headers: { 'content-type': 'application/json' }, payload });
+    expect(response.statusCode).toBe(202);
+    const runs = await runsOf(apiKey, workflow.id);
+    expect(runs.map((run) => [run.id, run.trigger.body])).toEqual([[response.json().runId, { bom: true }]]);
+    // A mark anywhere else is not a byte order mark: the body is not JSON.
+    const inside = await sut.app.getHttpAdapter().getInstance().inject({ method: 'POST', url: workflow.path, headers: { 'content-type': 'application/json' }, payload: Buffer.concat([Buffer.from(' '), payload]) });
+    expect({ status: inside.statusCode, code: inside.json().code }).toEqual({ status: 400, code: 'invalid_json' });
+  });
+
   it('answers 400 for a body that is not JSON, 415 for another content type, 404 for an unknown token', async () => {
     if (skip) return;
     const { apiKey } = await sut.createAccount();

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { DomainError } from '../../../../libs/kernel/src';
 
+const BYTE_ORDER_MARK = 0xfeff;
 const NOT_UTF8 = 'the request body is not valid UTF-8 (JSON text is UTF-8)';
 
 /**
@@ -11,13 +12,17 @@ const NOT_UTF8 = 'the request body is not valid UTF-8 (JSON text is UTF-8)';
  * - invalid_json when its bytes are not UTF-8: decoding them anyway would store U+FFFD in place of
  *   what the client sent (RFC 8259 §8.1: JSON exchanged between systems is UTF-8, whatever a
  *   charset parameter says).
+ * A leading byte order mark is dropped (§8.1 lets a parser ignore one): the app-wide parser ignored
+ * it already, and a trigger body, stored as text, would otherwise be refused as invalid_json.
  */
 export function jsonBodyText(request: FastifyRequest, body: Buffer): string | DomainError {
   const encoding = request.headers['content-encoding'];
   if (encoding !== undefined && !/^\s*identity\s*$/i.test(String(encoding))) {
     return new DomainError('unsupported_media_type', `Content-Encoding ${String(encoding).slice(0, 40)} is not supported: send the body uncompressed`);
   }
-  return isUtf8(body) ? body.toString('utf8') : new DomainError('invalid_json', NOT_UTF8);
+  if (!isUtf8(body)) return new DomainError('invalid_json', NOT_UTF8);
+  const text = body.toString('utf8');
+  return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
 }
 
 /**
