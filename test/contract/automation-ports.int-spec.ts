@@ -96,6 +96,26 @@ describe.each(backends)('automation ports contract (%s)', (_name, open) => {
     expect(await p().targets.findById(accountId, a.id)).toBeNull();
   });
 
+  it('reads a target and a workflow to change them (lockById) as findById does, in a transaction or not; another account gets null', async () => {
+    if (!ports) return;
+    const accountId = ++nextAccount;
+    const t = target(accountId, 1, { signingKeySealed: 'v1:sealed' });
+    await p().targets.insert(t);
+    const w = workflow(accountId, [t.id], 1, { state: 'active', triggerTokenHash: 'c'.repeat(64) });
+    await p().workflows.insert(w);
+    expect(await p().targets.lockById(accountId, t.id)).toEqual(t);
+    expect(await p().workflows.lockById(accountId, w.id)).toEqual(w);
+    await p().transaction(async () => {
+      expect(await p().targets.lockById(accountId, t.id)).toEqual(t);
+      expect(await p().workflows.lockById(accountId, w.id)).toEqual(w);
+      expect(await p().targets.lockById(accountId + 1, t.id)).toBeNull();
+      expect(await p().workflows.lockById(accountId + 1, w.id)).toBeNull();
+    });
+    // the lock's no-op write (SQLite) changes nothing that is read back
+    expect(await p().targets.findById(accountId, t.id)).toEqual(t);
+    expect(await p().workflows.findById(accountId, w.id)).toEqual(w);
+  });
+
   it('stores workflows per account with their steps; finds active ones by trigger token hash, in the order asked', async () => {
     if (!ports) return;
     const accountId = ++nextAccount;

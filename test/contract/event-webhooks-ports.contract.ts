@@ -180,7 +180,7 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect((await p().webhooks.findById(w.id))!.pausedUntil).toEqual(longer);
       });
 
-      it('replaces a secret only over the one the caller read; settings change; delete removes it', async () => {
+      it('replaces a secret only over the one the caller read; settings change, only those given; reads to change (lockForAccount) as findForAccount does; delete removes it once', async () => {
         if (skip()) return;
         const w = await setUp();
         // Ten rotated-out secrets sealed together take about 1,300 characters.
@@ -190,8 +190,20 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect(await p().webhooks.findById(w.id)).toMatchObject({ sealedSecret: 'sealed-2', sealedPreviousSecret: rotation.sealedPrevious, previousSecretExpiresAt: at(HOUR) });
         await p().webhooks.updateSettings(w.id, { url: 'https://other.example.com/x', events: ['email.bounced'], description: 'd', updatedAt: at(5) });
         expect(await p().webhooks.findById(w.id)).toMatchObject({ url: 'https://other.example.com/x', events: ['email.bounced'], description: 'd', updatedAt: at(5) });
-        await p().webhooks.delete(w.id);
+        // a change writes only the settings it gives
+        await p().webhooks.updateSettings(w.id, { description: null, updatedAt: at(6) });
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ url: 'https://other.example.com/x', events: ['email.bounced'], description: null, updatedAt: at(6) });
+        await p().webhooks.updateSettings(w.id, { events: ['email.delivered'], updatedAt: at(7) });
+        expect(await p().webhooks.findById(w.id)).toMatchObject({ url: 'https://other.example.com/x', events: ['email.delivered'], description: null, updatedAt: at(7) });
+        const stored = await p().webhooks.findById(w.id);
+        await p().transaction(async () => {
+          expect(await p().webhooks.lockForAccount(w.accountId, w.id)).toEqual(stored);
+          expect(await p().webhooks.lockForAccount(w.accountId + 1, w.id)).toBeNull();
+        });
+        expect(await p().webhooks.lockForAccount(w.accountId, w.id)).toEqual(stored);
+        expect(await p().webhooks.delete(w.id)).toBe(true);
         expect(await p().webhooks.findById(w.id)).toBeNull();
+        expect(await p().webhooks.delete(w.id)).toBe(false);
       });
     });
 

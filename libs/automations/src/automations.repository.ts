@@ -7,6 +7,8 @@ export abstract class WorkflowRepository {
   /** Writes every mutable field (name, state, trigger, steps, token hash, updatedAt). */
   abstract update(workflow: Workflow): Promise<void>;
   abstract findById(accountId: number, id: string): Promise<Workflow | null>;
+  /** As findById; in a unit of work, no other unit of work changes it until this one ends (a change built on what was read is never overwritten). */
+  abstract lockById(accountId: number, id: string): Promise<Workflow | null>;
   /** The account's workflows by id (oldest first), after `afterId` when given, at most `limit`. */
   abstract listByAccount(accountId: number, afterId: string | null, limit: number): Promise<Workflow[]>;
   /** How many workflows the account has; in a unit of work, the account's other creates wait for its commit (the limit's check). */

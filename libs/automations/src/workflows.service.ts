@@ -65,7 +65,7 @@ export class WorkflowsService {
   async update(accountId: number, id: string, input: WorkflowInput): Promise<WorkflowView> {
     const definition = parseWorkflowDefinition(input);
     return this.uow.run(async () => {
-      const existing = await this.find(accountId, id);
+      const existing = await this.find(accountId, id, { lock: true });
       await this.checkTargets(accountId, definition.steps);
       const workflow: Workflow = { ...existing, ...definition, updatedAt: this.clock.now() };
       await this.workflows.update(workflow);
@@ -76,7 +76,7 @@ export class WorkflowsService {
   /** Deletes the workflow and its runs; queued work of those runs finds nothing and is dropped. */
   async delete(accountId: number, id: string): Promise<void> {
     await this.uow.run(async () => {
-      await this.find(accountId, id);
+      await this.find(accountId, id, { lock: true });
       await this.runs.deleteByWorkflow(accountId, id);
       await this.workflows.delete(accountId, id);
     });
@@ -86,7 +86,7 @@ export class WorkflowsService {
   async activate(accountId: number, id: string): Promise<ActivatedWorkflowView> {
     const token = generateTriggerToken();
     const view = await this.uow.run(async () => {
-      const workflow = await this.find(accountId, id);
+      const workflow = await this.find(accountId, id, { lock: true });
       const active: Workflow = { ...workflow, state: 'active', triggerTokenHash: hashTriggerToken(token), updatedAt: this.clock.now() };
       await this.workflows.update(active);
       return toWorkflowView(active);
@@ -97,7 +97,7 @@ export class WorkflowsService {
   /** active -> inactive, voiding the trigger URL; an inactive workflow stays as it is; a draft was never active. */
   async deactivate(accountId: number, id: string): Promise<WorkflowView> {
     return this.uow.run(async () => {
-      const workflow = await this.find(accountId, id);
+      const workflow = await this.find(accountId, id, { lock: true });
       if (workflow.state === 'draft') throw invalidParameter(`workflow ${id} is a draft: only an active workflow can be deactivated`);
       if (workflow.state === 'inactive') return toWorkflowView(workflow);
       const inactive: Workflow = { ...workflow, state: 'inactive', triggerTokenHash: null, updatedAt: this.clock.now() };
@@ -117,8 +117,9 @@ export class WorkflowsService {
     return { runs: page.map(toRunView), nextCursor: rows.length > limit ? encodeRunCursor(page[page.length - 1]) : null };
   }
 
-  private async find(accountId: number, id: string): Promise<Workflow> {
-    const workflow = looksLikeId('wf', id) ? await this.workflows.findById(accountId, id) : null;
+  /** `lock`: held until the unit of work ends, for a change built on what is read (WorkflowRepository.lockById). */
+  private async find(accountId: number, id: string, { lock = false } = {}): Promise<Workflow> {
+    const workflow = !looksLikeId('wf', id) ? null : lock ? await this.workflows.lockById(accountId, id) : await this.workflows.findById(accountId, id);
     if (!workflow) throw notFound(`workflow ${echoed(id)} not found`);
     return workflow;
   }

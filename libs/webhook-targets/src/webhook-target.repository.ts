@@ -5,6 +5,8 @@ export abstract class WebhookTargetRepository {
   /** Writes name, url, headers, key and updatedAt of an existing target of the account. */
   abstract update(target: WebhookTarget): Promise<void>;
   abstract findById(accountId: number, id: string): Promise<WebhookTarget | null>;
+  /** As findById; in a unit of work, no other unit of work changes it until this one ends (a change built on what was read is never overwritten). */
+  abstract lockById(accountId: number, id: string): Promise<WebhookTarget | null>;
   /**
    * Which of `ids` are targets of the account. In a unit of work, those found cannot be deleted
    * until it ends, and a delete under way is waited for: a workflow that names them commits with

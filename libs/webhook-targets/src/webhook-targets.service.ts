@@ -55,7 +55,7 @@ export class WebhookTargetsService {
   async update(accountId: number, id: string, input: WebhookTargetInput): Promise<WebhookTargetView> {
     const fields = this.checkFields(input);
     return this.uow.run(async () => {
-      const existing = await this.find(accountId, id);
+      const existing = await this.find(accountId, id, { lock: true });
       const { sealed, generated } = this.keyFor(input, existing.signingKeySealed);
       const target: WebhookTarget = {
         ...existing,
@@ -72,7 +72,7 @@ export class WebhookTargetsService {
 
   async delete(accountId: number, id: string): Promise<void> {
     await this.uow.run(async () => {
-      await this.find(accountId, id);
+      await this.find(accountId, id, { lock: true });
       const users = await this.usage.workflowsUsing(accountId, id);
       if (users.length > 0) {
         const names = users.map((w) => `${w.id} (${JSON.stringify(w.name)})`).join(', ');
@@ -87,8 +87,9 @@ export class WebhookTargetsService {
     return looksLikeId('tgt', id) ? this.targets.findById(accountId, id) : null;
   }
 
-  private async find(accountId: number, id: string): Promise<WebhookTarget> {
-    const target = looksLikeId('tgt', id) ? await this.targets.findById(accountId, id) : null;
+  /** `lock`: held until the unit of work ends, for a change built on what is read (WebhookTargetRepository.lockById). */
+  private async find(accountId: number, id: string, { lock = false } = {}): Promise<WebhookTarget> {
+    const target = !looksLikeId('tgt', id) ? null : lock ? await this.targets.lockById(accountId, id) : await this.targets.findById(accountId, id);
     if (!target) throw notFound(`webhook target ${echoed(id)} not found`);
     return target;
   }

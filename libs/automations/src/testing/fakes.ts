@@ -18,6 +18,9 @@ export class InMemoryWorkflowRepository extends WorkflowRepository {
     const row = this.rows.get(id);
     return row && row.accountId === accountId ? copy(row) : null;
   }
+  lockById(accountId: number, id: string) {
+    return this.findById(accountId, id);
+  }
   async listByAccount(accountId: number, afterId: string | null, limit: number) {
     return [...this.rows.values()]
       .filter((w) => w.accountId === accountId && (afterId === null || w.id > afterId))

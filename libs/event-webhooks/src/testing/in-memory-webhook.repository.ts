@@ -13,6 +13,9 @@ export class InMemoryWebhookRepository extends WebhookRepository {
     const row = this.rows.get(id);
     return row && row.accountId === accountId ? structuredClone(row) : null;
   }
+  lockForAccount(accountId: number, id: string) {
+    return this.findForAccount(accountId, id);
+  }
   async findById(id: string) {
     const row = this.rows.get(id);
     return row ? structuredClone(row) : null;
@@ -25,10 +28,10 @@ export class InMemoryWebhookRepository extends WebhookRepository {
   }
   async updateSettings(id: string, change: WebhookSettingsChange) {
     const row = this.rows.get(id);
-    if (row) Object.assign(row, change);
+    if (row) Object.assign(row, Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)));
   }
   async delete(id: string) {
-    this.rows.delete(id);
+    return this.rows.delete(id);
   }
   async enable(id: string, at: Date) {
     const row = this.rows.get(id);

@@ -1,9 +1,10 @@
 import { DisabledReason, Webhook } from './webhook';
 
+/** The settings a PUT gives; those left out are not written (a concurrent change to them stays). */
 export interface WebhookSettingsChange {
-  url: string;
-  events: string[];
-  description: string | null;
+  url?: string;
+  events?: string[];
+  description?: string | null;
   updatedAt: Date;
 }
 
@@ -43,13 +44,16 @@ export abstract class WebhookRepository {
   /** Inserts unless the account already has `maxPerAccount` webhooks; false when the limit is reached. */
   abstract insertWithinLimit(webhook: Webhook, maxPerAccount: number): Promise<boolean>;
   abstract findForAccount(accountId: number, id: string): Promise<Webhook | null>;
+  /** As findForAccount; in a unit of work, no other unit of work changes it until this one ends. */
+  abstract lockForAccount(accountId: number, id: string): Promise<Webhook | null>;
   abstract findById(id: string): Promise<Webhook | null>;
   /** Oldest first. */
   abstract listForAccount(accountId: number): Promise<Webhook[]>;
   /** Every webhook of these accounts (fan-out filters them by event type). */
   abstract listForAccounts(accountIds: number[]): Promise<Webhook[]>;
   abstract updateSettings(id: string, change: WebhookSettingsChange): Promise<void>;
-  abstract delete(id: string): Promise<void>;
+  /** False when it was already gone. */
+  abstract delete(id: string): Promise<boolean>;
   /** state enabled, failures 0, disabledAt and disabledReason null. */
   abstract enable(id: string, at: Date): Promise<void>;
   /**

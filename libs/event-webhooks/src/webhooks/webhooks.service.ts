@@ -5,7 +5,7 @@ import { EventCatalog } from '../catalog/event-catalog';
 import { Delivery, DeliveryView, deliveryViewOf, isDeliveryStatus, DELIVERY_STATUSES } from '../deliveries/delivery';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { deliveryWorkItem } from '../deliveries/delivery-work';
-import { deliveryNotFound, invalidWebhookParameter, webhookDisabled, webhookLimitExceeded } from '../event-webhooks.errors';
+import { deliveryNotFound, invalidWebhookParameter, webhookDisabled, webhookLimitExceeded, webhookNotFound } from '../event-webhooks.errors';
 import { EventWebhooksSettings } from '../event-webhooks.settings';
 import { EventIntakeService } from '../intake/event-intake.service';
 import { parseInstant } from '../iso-instant';
@@ -40,9 +40,6 @@ export const MAX_DELIVERY_PAGE_SIZE = 100;
 const RECOVER_BATCH = 500;
 
 /** The webhook resource of both API families: one service, the families differ only in presentation. */
-/** A rotation that keeps losing the race to concurrent ones gives up after this many tries. */
-const MAX_ROTATION_TRIES = 5;
-
 @Injectable()
 export class WebhooksService {
   constructor(
@@ -97,26 +94,29 @@ export class WebhooksService {
     return viewOf(await this.find(accountId, id));
   }
 
-  /** Changes the fields given (url, events, description); the others stay as they are. */
+  /**
+   * Changes the fields given (url, events, description) and writes only those: a concurrent change
+   * of the others stays as it is.
+   */
   async update(accountId: number, id: string, input: WebhookInput): Promise<WebhookView> {
-    const current = await this.find(accountId, id);
+    await this.find(accountId, id);
     const change = {
-      url: input.url === undefined ? current.url : checkUrl(input.url, this.settings.allowPrivateTargets),
-      events: input.events === undefined ? current.events : checkEvents(input.events, this.catalog),
-      description: input.description === undefined ? current.description : checkDescription(input.description),
+      url: input.url === undefined ? undefined : checkUrl(input.url, this.settings.allowPrivateTargets),
+      events: input.events === undefined ? undefined : checkEvents(input.events, this.catalog),
+      description: input.description === undefined ? undefined : checkDescription(input.description),
       updatedAt: this.clock.now(),
     };
     await this.webhooks.updateSettings(id, change);
     return this.get(accountId, id);
   }
 
-  /** Deletes the webhook; its waiting deliveries become `cancelled`. */
+  /** Deletes the webhook; its waiting deliveries become `cancelled`. Of concurrent deletes one succeeds, the others find it gone. */
   async delete(accountId: number, id: string): Promise<void> {
     await this.find(accountId, id);
     await this.uow.run(async () => {
       await this.deliveries.settleWaiting(id, 'cancelled');
       await this.stats.deleteForWebhook(id);
-      await this.webhooks.delete(id);
+      if (!(await this.webhooks.delete(id))) throw webhookNotFound(id);
     });
   }
 
@@ -136,10 +136,10 @@ export class WebhooksService {
 
   /** A new secret; the current one keeps signing beside it for the rotation grace period. */
   async rotateSecret(accountId: number, id: string): Promise<{ secret: string }> {
-    // Two rotations at once: the second builds on the first (whose secret stays valid as the
-    // previous one) instead of overwriting it, so every secret returned signs.
-    for (let tries = 0; tries < MAX_ROTATION_TRIES; tries++) {
-      const current = await this.find(accountId, id);
+    // Concurrent rotations take turns: each builds on the one before it (whose secret stays valid
+    // as a previous one) instead of overwriting it, so every secret returned signs.
+    return this.uow.run(async () => {
+      const current = await findAccountWebhook(this.webhooks, accountId, id, { lock: true });
       const now = this.clock.now();
       const secret = generateSecret();
       const rotatedOut = { secret: this.secretBox.open(current.sealedSecret), expiresAt: new Date(now.getTime() + this.settings.rotationGraceMs) };
@@ -150,9 +150,9 @@ export class WebhooksService {
         sealedPrevious: this.secretBox.seal(writePreviousSecrets(previous)),
         previousExpiresAt: new Date(Math.max(...previous.map((p) => p.expiresAt.getTime()))),
       };
-      if (await this.webhooks.replaceSecret(id, rotation, now)) return { secret };
-    }
-    throw new DomainError('unavailable', 'the secret is being rotated by other calls; try again');
+      if (!(await this.webhooks.replaceSecret(id, rotation, now))) throw new Error(`webhook ${id}: its secret changed under the rotation's lock`);
+      return { secret };
+    });
   }
 
   async sendTest(accountId: number, id: string, type: unknown = DEFAULT_TEST_EVENT_TYPE): Promise<{ eventId: string }> {

@@ -18,6 +18,9 @@ export class InMemoryTargetRepository extends WebhookTargetRepository {
     const row = this.rows.get(id);
     return row && row.accountId === accountId ? copy(row) : null;
   }
+  lockById(accountId: number, id: string) {
+    return this.findById(accountId, id);
+  }
   async holdExisting(accountId: number, ids: readonly string[]) {
     return new Set(ids.filter((id) => this.rows.get(id)?.accountId === accountId));
   }

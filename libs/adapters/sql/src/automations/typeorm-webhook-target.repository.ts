@@ -2,6 +2,7 @@ import { SecretBox } from '../../../../kernel/src';
 import { TargetUsage, WebhookTarget, WebhookTargetRepository } from '../../../../webhook-targets/src';
 import { lockAccountForCreate } from '../accounts/account-create-lock';
 import { placeholders } from '../event-webhooks/multi-row-insert';
+import { readForUpdate } from '../read-for-update';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface TargetRow {
@@ -75,6 +76,11 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
 
   async findById(accountId: number, id: string): Promise<WebhookTarget | null> {
     const [row] = await this.db.query<TargetRow>(`SELECT ${COLUMNS} FROM webhook_targets WHERE id = ? AND account_id = ?`, [id, accountId]);
+    return row ? this.toTarget(row) : null;
+  }
+
+  async lockById(accountId: number, id: string): Promise<WebhookTarget | null> {
+    const [row] = await readForUpdate<TargetRow>(this.db, 'webhook_targets', COLUMNS, 'id = ? AND account_id = ?', [id, accountId]);
     return row ? this.toTarget(row) : null;
   }
 

@@ -1,5 +1,6 @@
 import { targetIdsOf, Workflow, WorkflowRepository, WorkflowState } from '../../../../automations/src';
 import { lockAccountForCreate } from '../accounts/account-create-lock';
+import { readForUpdate } from '../read-for-update';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface WorkflowRow {
@@ -74,6 +75,11 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
 
   async findById(accountId: number, id: string): Promise<Workflow | null> {
     const [row] = await this.db.query<WorkflowRow>(`SELECT ${COLUMNS} FROM workflows WHERE id = ? AND account_id = ?`, [id, accountId]);
+    return row ? toWorkflow(row) : null;
+  }
+
+  async lockById(accountId: number, id: string): Promise<Workflow | null> {
+    const [row] = await readForUpdate<WorkflowRow>(this.db, 'workflows', COLUMNS, 'id = ? AND account_id = ?', [id, accountId]);
     return row ? toWorkflow(row) : null;
   }
 

@@ -1,6 +1,7 @@
 import { ApiFamily, DisabledReason, Webhook, WebhookState } from '../../../../event-webhooks/src/webhooks/webhook';
 import { AttemptTally, FailureCount, SecretRotation, WebhookPause, WebhookRepository, WebhookSettingsChange } from '../../../../event-webhooks/src/webhooks/webhook.repository';
 import { lockAccountForCreate } from '../accounts/account-create-lock';
+import { readForUpdate } from '../read-for-update';
 import { TypeormDatabase } from '../typeorm-database';
 import { dateOrNull, placeholders } from './multi-row-insert';
 
@@ -93,6 +94,11 @@ export class TypeormWebhookRepository extends WebhookRepository {
     return row ? toWebhook(row) : null;
   }
 
+  async lockForAccount(accountId: number, id: string): Promise<Webhook | null> {
+    const [row] = await readForUpdate<WebhookRow>(this.db, 'webhooks', READ_COLUMNS, 'id = ? AND account_id = ?', [id, accountId]);
+    return row ? toWebhook(row) : null;
+  }
+
   async findById(id: string): Promise<Webhook | null> {
     const [row] = await this.db.query<WebhookRow>(`SELECT ${READ_COLUMNS} FROM webhooks WHERE id = ?`, [id]);
     return row ? toWebhook(row) : null;
@@ -109,17 +115,17 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   async updateSettings(id: string, change: WebhookSettingsChange): Promise<void> {
-    await this.db.exec('UPDATE webhooks SET url = ?, events = ?, description = ?, updated_at = ? WHERE id = ?', [
-      change.url,
-      JSON.stringify(change.events),
-      change.description,
-      change.updatedAt.getTime(),
-      id,
-    ]);
+    const set: Array<[string, unknown]> = [];
+    if (change.url !== undefined) set.push(['url', change.url]);
+    if (change.events !== undefined) set.push(['events', JSON.stringify(change.events)]);
+    if (change.description !== undefined) set.push(['description', change.description]);
+    set.push(['updated_at', change.updatedAt.getTime()]);
+    await this.db.exec(`UPDATE webhooks SET ${set.map(([column]) => `${column} = ?`).join(', ')} WHERE id = ?`, [...set.map(([, value]) => value), id]);
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.exec('DELETE FROM webhooks WHERE id = ?', [id]);
+  async delete(id: string): Promise<boolean> {
+    const { affected } = await this.db.exec('DELETE FROM webhooks WHERE id = ?', [id]);
+    return affected > 0;
   }
 
   async enable(id: string, at: Date): Promise<void> {
