@@ -67,6 +67,28 @@ describe.each(PROFILES)('concurrent changes of one resource (%s)', (profile: Pro
     for (const secret of secrets) expect(signatures.some((signature) => isValid(request.rawBody, `t=${timestamp},v1=${signature}`, secret))).toBe(true);
   });
 
+  it('tells a manual disable sent while failures are being counted with the counter it stopped at', async () => {
+    if (suite.skip) return;
+    const account = await suite.sut.createAccount();
+    suite.receiver.respond((request) => (request.path.startsWith('/fail/') ? { status: 500 } : {}));
+    for (let round = 0; round < ROUNDS; round++) {
+      const failing = await createWebhook(account, `/fail/manual/${round}`);
+      await api(account).post('/v3/Webhook', { url: `${suite.receiver.url}/watch/manual/${round}`, events: ['webhook.disabled'] }).expect(201);
+      // fewer failures than disable the webhook by themselves: the disable is the user's
+      for (let i = 0; i < 8; i++) await suite.internal('/internal/events', { accountId: account.id, type: 'email.delivered', data: deliveredData() }).expect(202);
+      await eventually(() => expect(suite.receiver.requestsTo(`/fail/manual/${round}`).length).toBeGreaterThan(round % 4));
+      await api(account).post(`/v3/Webhook/${failing.id}/disable`).expect(200);
+      const [notice] = await eventually(() => {
+        const received = suite.receiver.requestsTo(`/watch/manual/${round}`);
+        expect(received).toHaveLength(1);
+        return received;
+      });
+      const stored = (await api(account).get(`/v3/Webhook/${failing.id}`).expect(200)).body;
+      expect({ round, told: JSON.parse(notice.body).data.consecutiveFailures }).toEqual({ round, told: stored.consecutiveFailures });
+    }
+    suite.receiver.respond({});
+  });
+
   describe('workflows', () => {
     const definition = (name: string) => ({ name, trigger: { type: 'incoming_webhook' }, steps: [{ type: 'delay', seconds: 86_400 }] });
     const callTrigger = (triggerUrl: string) => suite.sut.http().post(new URL(triggerUrl).pathname).set('content-type', 'application/json').send('{}');

@@ -127,10 +127,13 @@ export class WebhooksService {
     return this.get(accountId, id);
   }
 
+  /** Reads the webhook locked, so that `webhook.disabled` carries the failure counter as it stands, not as an earlier read saw it. */
   async disable(accountId: number, id: string): Promise<WebhookView> {
-    const webhook = await this.find(accountId, id);
     const ports = { webhooks: this.webhooks, deliveries: this.deliveries, notices: this.notices };
-    await this.uow.run(() => disableWebhook(ports, webhook, this.clock.now(), 'manual', webhook.consecutiveFailures));
+    await this.uow.run(async () => {
+      const webhook = await findAccountWebhook(this.webhooks, accountId, id, { lock: true });
+      await disableWebhook(ports, webhook, this.clock.now(), 'manual', webhook.consecutiveFailures);
+    });
     return this.get(accountId, id);
   }
 
