@@ -131,7 +131,7 @@ export class WebhooksService {
   async disable(accountId: number, id: string): Promise<WebhookView> {
     const ports = { webhooks: this.webhooks, deliveries: this.deliveries, notices: this.notices };
     await this.uow.run(async () => {
-      const webhook = await findAccountWebhook(this.webhooks, accountId, id, { lock: true });
+      const webhook = await this.find(accountId, id, { lock: true });
       await disableWebhook(ports, webhook, this.clock.now(), 'manual', webhook.consecutiveFailures);
     });
     return this.get(accountId, id);
@@ -142,7 +142,7 @@ export class WebhooksService {
     // Concurrent rotations take turns: each builds on the one before it (whose secret stays valid
     // as a previous one) instead of overwriting it, so every secret returned signs.
     return this.uow.run(async () => {
-      const current = await findAccountWebhook(this.webhooks, accountId, id, { lock: true });
+      const current = await this.find(accountId, id, { lock: true });
       const now = this.clock.now();
       const secret = generateSecret();
       const rotatedOut = { secret: this.secretBox.open(current.sealedSecret), expiresAt: new Date(now.getTime() + this.settings.rotationGraceMs) };
@@ -219,8 +219,9 @@ export class WebhooksService {
     }
   }
 
-  private find(accountId: number, id: string): Promise<Webhook> {
-    return findAccountWebhook(this.webhooks, accountId, id);
+  /** `lock`: held until the unit of work ends, for a change built on what is read. */
+  private find(accountId: number, id: string, options: { lock?: boolean } = {}): Promise<Webhook> {
+    return findAccountWebhook(this.webhooks, accountId, id, options);
   }
 
   private async findDelivery(webhookId: string, deliveryId: string): Promise<Delivery> {
