@@ -9,8 +9,8 @@ import { Workflow } from './workflow';
 const MAX_RUNS_PER_GROUP = 64;
 /**
  * Groups committing at once. On MariaDB a group waits mostly on its commit's log flush, not on the
- * API's CPU, so four groups in flight took about a quarter more trigger calls a second than two
- * (test/bench/notes.md); on SQLite, whose transactions take turns, it made no difference.
+ * API's CPU: four groups in flight took more trigger calls a second than two in every alternated
+ * run (test/bench/notes.md); on SQLite, whose transactions take turns, it made no difference.
  */
 const GROUPS_IN_FLIGHT = 4;
 
