@@ -1,4 +1,5 @@
 import { rescheduledWork, WorkRef } from '../../../kernel/src';
+import { readForUpdate } from './read-for-update';
 import { TypeormDatabase } from './typeorm-database';
 
 /** Which rows of a table a sweeper takes to have lost their queue item. */
@@ -21,14 +22,15 @@ export interface StaleRows {
  */
 export async function rescheduleStaleRows(db: TypeormDatabase, rows: StaleRows, now: Date, limit: number): Promise<Array<WorkRef & { at: Date }>> {
   const { table, where, params, orderBy, dueColumn } = rows;
-  const mysql = db.dialect === 'mysql';
-  // A write first takes SQLite's write lock for the transaction; MySQL locks the rows read, skipping
-  // those a worker is writing right now.
-  if (!mysql) await db.exec(`UPDATE ${table} SET seq = seq WHERE id = ''`);
-  const read = await db.query<{ id: string; seq: number | string }>(
-    `SELECT id, seq FROM ${table} WHERE ${where} ORDER BY ${orderBy} LIMIT ${Math.max(1, Math.trunc(limit))}${mysql ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+  // MySQL skips the rows a worker is writing right now.
+  const read = await readForUpdate<{ id: string; seq: number | string }>(db, {
+    table,
+    columns: 'id, seq',
+    where,
     params,
-  );
+    then: `ORDER BY ${orderBy} LIMIT ${Math.max(1, Math.trunc(limit))}`,
+    skipLocked: true,
+  });
   if (read.length === 0) return [];
   const ids = read.map((r) => r.id);
   await db.exec(`UPDATE ${table} SET ${dueColumn} = ?, seq = seq + 1 WHERE id IN (${ids.map(() => '?').join(', ')})`, [now.getTime(), ...ids]);

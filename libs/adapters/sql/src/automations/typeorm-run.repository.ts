@@ -1,5 +1,6 @@
 import { Run, RunPosition, RunRepository, RunStatus, RunStepState, ScheduledRun, WorkflowStep } from '../../../../automations/src';
 import { flatten } from '../../../../kernel/src';
+import { takeSqliteWriteLock } from '../read-for-update';
 import { rescheduleStaleRows } from '../reschedule-stale';
 import { TypeormDatabase } from '../typeorm-database';
 
@@ -138,9 +139,7 @@ export class TypeormRunRepository extends RunRepository {
 
   /** A run still `running` (a delay or a step's retries in progress) is kept until it ends. */
   async deleteStartedBefore(cutoff: Date, limit: number): Promise<number> {
-    // SQLite: a no-op write takes the write lock first (a transaction that reads, then writes after
-    // another process wrote, fails at once with SQLITE_BUSY).
-    if (this.db.dialect !== 'mysql') await this.db.exec('UPDATE automation_runs SET seq = seq WHERE 1 = 0');
+    await takeSqliteWriteLock(this.db, 'automation_runs');
     const rows = await this.db.query<{ id: string }>(
       `SELECT id FROM automation_runs WHERE started_at < ? AND status <> 'running' ORDER BY started_at LIMIT ${Math.max(1, Math.floor(limit))}`,
       [cutoff.getTime()],

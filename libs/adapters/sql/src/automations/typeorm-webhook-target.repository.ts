@@ -80,7 +80,7 @@ export class TypeormWebhookTargetRepository extends WebhookTargetRepository {
   }
 
   async lockById(accountId: number, id: string): Promise<WebhookTarget | null> {
-    const [row] = await readForUpdate<TargetRow>(this.db, 'webhook_targets', COLUMNS, 'id = ? AND account_id = ?', [id, accountId]);
+    const [row] = await readForUpdate<TargetRow>(this.db, { table: 'webhook_targets', columns: COLUMNS, where: 'id = ? AND account_id = ?', params: [id, accountId] });
     return row ? this.toTarget(row) : null;
   }
 

@@ -79,7 +79,7 @@ export class TypeormWorkflowRepository extends WorkflowRepository {
   }
 
   async lockById(accountId: number, id: string): Promise<Workflow | null> {
-    const [row] = await readForUpdate<WorkflowRow>(this.db, 'workflows', COLUMNS, 'id = ? AND account_id = ?', [id, accountId]);
+    const [row] = await readForUpdate<WorkflowRow>(this.db, { table: 'workflows', columns: COLUMNS, where: 'id = ? AND account_id = ?', params: [id, accountId] });
     return row ? toWorkflow(row) : null;
   }
 

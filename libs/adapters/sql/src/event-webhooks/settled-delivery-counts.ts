@@ -1,6 +1,7 @@
 import { DeliveryStatus } from '../../../../event-webhooks/src/deliveries/delivery';
 import { DeliveryStatusChange, HOUR_MS, SettledCountDelta, settledCountDeltas } from '../../../../event-webhooks/src/stats/webhook-stats';
 import { TypeormDatabase } from '../typeorm-database';
+import { readForUpdate } from '../read-for-update';
 import { subtractFromCounters } from './subtract-from-counters';
 
 const HOUR_OF_CREATION = `created_at - created_at % ${HOUR_MS}`;
@@ -29,29 +30,21 @@ interface CountedRow {
 export class SettledDeliveryCounts {
   constructor(private readonly db: TypeormDatabase) {}
 
-  /**
-   * The deliveries `where` selects, locked until the transaction ends so that their status cannot
-   * change meanwhile (MySQL: FOR UPDATE; SQLite: a no-op write, which takes the write lock).
-   */
+  /** The deliveries `where` selects, locked until the transaction ends so that their status cannot change meanwhile. */
   async locked(where: string, params: unknown[]): Promise<CountedDelivery[]> {
-    const columns = 'id, webhook_id, created_at, status';
-    const rows = await this.db.query<CountedRow>(
-      this.db.dialect === 'mysql'
-        ? `SELECT ${columns} FROM deliveries WHERE ${where} FOR UPDATE`
-        : `UPDATE deliveries SET seq = seq WHERE ${where} RETURNING ${columns}`,
-      params,
-    );
+    const rows = await readForUpdate<CountedRow>(this.db, { table: 'deliveries', columns: 'id, webhook_id, created_at, status', where, params });
     return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id, createdAtMs: Number(r.created_at), status: r.status }));
   }
 
   /** The same, added up per webhook, hour of creation and status (for writes to many rows). */
   async lockedGroups(where: string, params: unknown[]): Promise<SettledCountDelta[]> {
-    const grouped = `SELECT webhook_id, ${HOUR_OF_CREATION} AS hour_start, status, COUNT(*) AS n FROM deliveries WHERE ${where} GROUP BY webhook_id, hour_start, status`;
-    if (this.db.dialect === 'sqlite') await this.db.exec(`UPDATE deliveries SET seq = seq WHERE 1 = 0`);
-    const rows = await this.db.query<{ webhook_id: string; hour_start: number | string; status: DeliveryStatus; n: number | string }>(
-      this.db.dialect === 'mysql' ? `${grouped} FOR UPDATE` : grouped,
+    const rows = await readForUpdate<{ webhook_id: string; hour_start: number | string; status: DeliveryStatus; n: number | string }>(this.db, {
+      table: 'deliveries',
+      columns: `webhook_id, ${HOUR_OF_CREATION} AS hour_start, status, COUNT(*) AS n`,
+      where,
       params,
-    );
+      then: 'GROUP BY webhook_id, hour_start, status',
+    });
     return rows.map((r) => ({ webhookId: r.webhook_id, hourStart: Number(r.hour_start), status: r.status, n: Number(r.n) }));
   }
 

@@ -13,6 +13,7 @@ import {
   WonClaim,
 } from '../../../../event-webhooks/src/deliveries/delivery.repository';
 import { rescheduleStaleRows } from '../reschedule-stale';
+import { readForUpdate } from '../read-for-update';
 import { LEASE_WRITE, TypeormDatabase } from '../typeorm-database';
 import { ATTEMPT_COLUMNS, AttemptRow, COLUMN_NAMES, COLUMNS, DeliveryRow, INSERT_COLUMNS, toAttempt, toDispatchDelivery } from './delivery-rows';
 import { dateOrNull, insertRows, placeholders } from './multi-row-insert';
@@ -156,14 +157,12 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
   async heldClaims(claims: HeldClaim[]): Promise<Map<string, DeliveryStatus>> {
     if (claims.length === 0) return new Map();
     const ids = claims.map((c) => c.id);
-    // SQLite has no FOR UPDATE, and a transaction that reads first fails at once (SQLITE_BUSY) when it
-    // later writes after another process wrote: a no-op write that returns the rows takes the write lock instead.
-    const rows = await this.db.query<{ id: string; claim_token: string | null; seq: number | string; status: DeliveryStatus }>(
-      this.db.dialect === 'mysql'
-        ? `SELECT id, claim_token, seq, status FROM deliveries WHERE id IN (${placeholders(ids)}) FOR UPDATE`
-        : `UPDATE deliveries SET seq = seq WHERE id IN (${placeholders(ids)}) RETURNING id, claim_token, seq, status`,
-      ids,
-    );
+    const rows = await readForUpdate<{ id: string; claim_token: string | null; seq: number | string; status: DeliveryStatus }>(this.db, {
+      table: 'deliveries',
+      columns: 'id, claim_token, seq, status',
+      where: `id IN (${placeholders(ids)})`,
+      params: ids,
+    });
     // Token and seq both: a delivery rescheduled since the claim (seq bumped) is no longer the claimant's.
     const byId = new Map(rows.map((r) => [r.id, r]));
     const held = new Map<string, DeliveryStatus>();
@@ -310,16 +309,13 @@ export class TypeormDeliveryRepository extends DeliveryRepository {
   }
 
   async recover(webhookId: string, since: Date, afterId: string, now: Date, limit: number): Promise<ScheduledDelivery[]> {
-    const mysql = this.db.dialect === 'mysql';
-    // SQLite has no FOR UPDATE: writing first takes the database's write lock for the rest of the
-    // transaction, so the rows selected below cannot change before they are updated.
-    if (!mysql) await this.db.exec('UPDATE webhooks SET updated_at = updated_at WHERE id = ?', [webhookId]);
-    const rows = await this.db.query<Pick<DeliveryRow, 'id' | 'seq' | 'webhook_id' | 'created_at' | 'status'>>(
-      `SELECT id, seq, webhook_id, created_at, status FROM deliveries
-       WHERE webhook_id = ? AND status IN (${RECOVERABLE}) AND created_at >= ? AND id > ? AND ${UNCLAIMED}
-       ORDER BY id LIMIT ${Math.trunc(limit)}${mysql ? ' FOR UPDATE' : ''}`,
-      [webhookId, since.getTime(), afterId, now.getTime()],
-    );
+    const rows = await readForUpdate<Pick<DeliveryRow, 'id' | 'seq' | 'webhook_id' | 'created_at' | 'status'>>(this.db, {
+      table: 'deliveries',
+      columns: 'id, seq, webhook_id, created_at, status',
+      where: `webhook_id = ? AND status IN (${RECOVERABLE}) AND created_at >= ? AND id > ? AND ${UNCLAIMED}`,
+      params: [webhookId, since.getTime(), afterId, now.getTime()],
+      then: `ORDER BY id LIMIT ${Math.trunc(limit)}`,
+    });
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     await this.db.exec(`UPDATE deliveries SET status = '${T.recoveredTo}', next_attempt_at = ?, retry_step = 0, seq = seq + 1 WHERE id IN (${placeholders(ids)})`, [now.getTime(), ...ids]);

@@ -4,6 +4,7 @@ import { eventKey, EventRepository, StoredEvent } from '../../../../event-webhoo
 import { statsRowsOf } from '../../../../event-webhooks/src/stats/webhook-stats';
 import { isSuccess } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
+import { readForUpdate, takeSqliteWriteLock } from '../read-for-update';
 import { AttemptCounters } from './attempt-counters';
 import { insertRowsSkippingDuplicates, placeholders } from './multi-row-insert';
 import { SettledDeliveryCounts } from './settled-delivery-counts';
@@ -55,8 +56,7 @@ export class TypeormEventRepository extends EventRepository {
    * database's write lock before anything is read) so a retry asked for meanwhile keeps its event.
    */
   async deleteCreatedBefore(cutoffSeconds: number, limit: number): Promise<number> {
-    const mysql = this.db.dialect === 'mysql';
-    if (!mysql) await this.db.exec('UPDATE events SET created = created WHERE 1 = 0');
+    await takeSqliteWriteLock(this.db, 'events');
     const events = await this.db.query<{ id: string; account_id: number | string }>(
       `SELECT e.id, e.account_id FROM events e
        WHERE e.created < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.account_id = e.account_id AND d.status IN (${WAITING}))
@@ -68,10 +68,12 @@ export class TypeormEventRepository extends EventRepository {
     for (const row of events) byAccount.set(Number(row.account_id), [...(byAccount.get(Number(row.account_id)) ?? []), row.id]);
     let deleted = 0;
     for (const [accountId, candidates] of byAccount) {
-      const rows = await this.db.query<{ id: string; event_id: string; status: DeliveryStatus; webhook_id: string; created_at: number | string }>(
-        `SELECT id, event_id, status, webhook_id, created_at FROM deliveries WHERE event_id IN (${placeholders(candidates)}) AND account_id = ?${mysql ? ' FOR UPDATE' : ''}`,
-        [...candidates, accountId],
-      );
+      const rows = await readForUpdate<{ id: string; event_id: string; status: DeliveryStatus; webhook_id: string; created_at: number | string }>(this.db, {
+        table: 'deliveries',
+        columns: 'id, event_id, status, webhook_id, created_at',
+        where: `event_id IN (${placeholders(candidates)}) AND account_id = ?`,
+        params: [...candidates, accountId],
+      });
       const owed = new Set(rows.filter((row) => (WAITING_STATUSES as readonly string[]).includes(row.status)).map((row) => row.event_id));
       const ids = candidates.filter((id) => !owed.has(id));
       if (ids.length === 0) continue;

@@ -95,7 +95,7 @@ export class TypeormWebhookRepository extends WebhookRepository {
   }
 
   async lockForAccount(accountId: number, id: string): Promise<Webhook | null> {
-    const [row] = await readForUpdate<WebhookRow>(this.db, 'webhooks', READ_COLUMNS, 'id = ? AND account_id = ?', [id, accountId]);
+    const [row] = await readForUpdate<WebhookRow>(this.db, { table: 'webhooks', columns: READ_COLUMNS, where: 'id = ? AND account_id = ?', params: [id, accountId] });
     return row ? toWebhook(row) : null;
   }
 

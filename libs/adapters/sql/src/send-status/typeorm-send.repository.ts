@@ -2,6 +2,7 @@ import { HistoryEntry, LockedSend, NewHistoryEntry, NewSend, SendWithHistory, St
 import { BounceType, SendStatus, statusRank } from '../../../../send-status/src/send-status';
 import { SendKey, SendRepository } from '../../../../send-status/src/send.repository';
 import { placeholders } from '../event-webhooks/multi-row-insert';
+import { readForUpdate } from '../read-for-update';
 import { TypeormDatabase } from '../typeorm-database';
 
 interface SendRow {
@@ -32,9 +33,8 @@ const ms = (value: number | string | null | undefined): Date | null => (value ==
 
 /**
  * Send records in `sends` and their reports in `send_history` (migration 1732230002000).
- * Portable SQL with `?` placeholders; the two dialect differences are the row lock of a report
- * (`FOR UPDATE`, MySQL only: SQLite transactions already run one at a time) and the spelling of
- * "insert unless this key exists".
+ * Portable SQL with `?` placeholders; the two dialect differences are the lock of a report's rows
+ * (readForUpdate) and the spelling of "insert unless this key exists".
  */
 export class TypeormSendRepository extends SendRepository {
   constructor(private readonly db: TypeormDatabase) {
@@ -64,19 +64,16 @@ export class TypeormSendRepository extends SendRepository {
   }
 
   async lockForReports(ids: string[]): Promise<LockedSend[]> {
-    const mysql = this.db.dialect === 'mysql';
     const out: LockedSend[] = [];
     for (let i = 0; i < ids.length; i += LOCK_CHUNK) {
       const chunk = [...ids.slice(i, i + LOCK_CHUNK)].sort();
-      const marks = chunk.map(() => '?').join(', ');
-      // SQLite has no FOR UPDATE: a write first takes the database's write lock for the rest of
-      // the transaction (another connection then waits for it, instead of reading a snapshot
-      // that its later write would find stale).
-      if (!mysql) await this.db.exec(`UPDATE sends SET status_rank = status_rank WHERE id IN (${marks})`, chunk);
-      const rows = await this.db.query<SendRow>(
-        `SELECT id, id_sending, account_id, email, sending_type, status, diag_code, bounce_type, created_at FROM sends WHERE id IN (${marks}) ORDER BY id${mysql ? ' FOR UPDATE' : ''}`,
-        chunk,
-      );
+      const rows = await readForUpdate<SendRow>(this.db, {
+        table: 'sends',
+        columns: 'id, id_sending, account_id, email, sending_type, status, diag_code, bounce_type, created_at',
+        where: `id IN (${placeholders(chunk)})`,
+        params: chunk,
+        then: 'ORDER BY id',
+      });
       out.push(...rows.map(toLockedSend));
     }
     return out;
