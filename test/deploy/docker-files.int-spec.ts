@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { intersects } from 'semver';
 import { parse } from 'yaml';
 
 /**
@@ -81,6 +82,19 @@ describe('docker files', () => {
     expect(final).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
     expect(dockerfile).toMatch(/RUN npm run build/);
+  });
+
+  it('builds and runs on one Node release line that every production dependency supports', () => {
+    const majors = [...read('docker/Dockerfile').matchAll(/^FROM node:(\d+)-/gm)].map((m) => Number(m[1]));
+    expect(majors.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(majors).size).toBe(1);
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { dev?: boolean; engines?: { node?: string } }> };
+    const refusing = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && !entry.dev && entry.engines?.node !== undefined && !intersects(`^${majors[0]}`, entry.engines.node))
+      .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')} wants node ${entry.engines!.node}`);
+    expect(refusing).toEqual([]);
+    // CI runs the suite on that release line too.
+    expect(/^tools\/test-on-node\.sh (\d+)\.\d+\.\d+ npm test$/m.exec(read('.ci/run'))?.[1]).toBe(String(majors[0]));
   });
 
   it('runs the same commands as package.json, on files the build produces', () => {
