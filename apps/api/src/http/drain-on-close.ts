@@ -57,7 +57,12 @@ const DRAIN_LIMIT_MS = 2_000;
 async function fallQuiet(lastRequestAt: () => number, openConnections: () => Promise<number>): Promise<void> {
   const since = performance.now();
   const quietFor = () => performance.now() - Math.max(since, lastRequestAt());
-  while (quietFor() < DRAIN_QUIET_MS && performance.now() - since < DRAIN_LIMIT_MS && (await openConnections()) > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  const settled = async () => quietFor() >= DRAIN_QUIET_MS || performance.now() - since >= DRAIN_LIMIT_MS || (await openConnections()) === 0;
+  for (;;) {
+    while (!(await settled())) await new Promise((resolve) => setTimeout(resolve, 20));
+    // After the loop stalled (a loaded machine), timers run before the poll phase reads the requests
+    // that came meanwhile: look again once it has, or their connections would pass for idle.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (await settled()) return;
   }
 }
