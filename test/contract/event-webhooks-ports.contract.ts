@@ -468,6 +468,30 @@ export function describeEventWebhooksPorts(name: string, open: () => Promise<Eve
         expect(await p().stats.countDeliveries(w.id, T0.getTime() + HOUR)).toEqual({});
       });
 
+      it('counts the deliveries of a webhook created in part of an hour, by status, and their attempts, from the rows', async () => {
+        if (skip()) return;
+        const w = await setUp();
+        const other = await setUp();
+        const MINUTE = 60_000;
+        const attempted = async (d: NewDelivery, httpStatus: number) => {
+          await p().deliveries.claimMany([{ id: d.id, seq: 0 }], at(HOUR), at(HOUR * 2), `t-${d.id}`);
+          await recordHeld(d, `t-${d.id}`, 0, attempt(httpStatus), outcome(httpStatus === 200 ? 'succeeded' : 'failed'));
+        };
+        await stored(w, { createdAt: at(-1) });
+        await stored(w, { createdAt: at(19 * MINUTE) });
+        await stored(w, { createdAt: at(20 * MINUTE) });
+        await attempted(await stored(w, { createdAt: at(40 * MINUTE) }), 500);
+        await attempted(await stored(w, { createdAt: at(59 * MINUTE) }), 200);
+        await attempted(await stored(other, { createdAt: at(45 * MINUTE) }), 200);
+        await stored(w, { createdAt: at(HOUR) });
+
+        const part = await p().stats.countPartialHour(w.id, at(20 * MINUTE).getTime(), T0.getTime() + HOUR);
+        expect(part.deliveries).toEqual({ pending: 1, failed: 1, succeeded: 1 });
+        const made = (success: boolean) => ({ webhookId: w.id, deliveryCreatedAt: T0, durationMs: attempt(200).durationMs, success });
+        expect(part.attempts).toEqual(statsRowsOf([made(false), made(true)]));
+        expect(await p().stats.countPartialHour(w.id, at(59 * MINUTE + 1).getTime(), T0.getTime() + HOUR)).toEqual({ deliveries: {}, attempts: [] });
+      });
+
       it('keeps those counts through every write that changes a status or deletes a delivery', async () => {
         if (skip()) return;
         const w = await setUp();

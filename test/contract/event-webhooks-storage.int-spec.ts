@@ -10,6 +10,8 @@ import { TypeormWebhookRepository } from '../../libs/adapters/sql/src/event-webh
 import { TypeormWebhookStatsRepository } from '../../libs/adapters/sql/src/event-webhooks/typeorm-webhook-stats.repository';
 import { TypeormDatabase } from '../../libs/adapters/sql/src/typeorm-database';
 import { RetryDeliveriesCancelledByTally1732800000100 } from '../../libs/adapters/sql/src/migrations/1732800000100-retry-deliveries-cancelled-by-tally';
+import { attemptsCreatedBetweenSql } from '../../libs/adapters/sql/src/event-webhooks/typeorm-webhook-stats.repository';
+import { AttemptsStatsIndex1733300000000 } from '../../libs/adapters/sql/src/migrations/1733300000000-attempts-stats-index';
 import { TypeormAccountRepository } from '../../libs/adapters/sql/src/accounts/typeorm-account.repository';
 import { Clock, newId, WorkQueue } from '../../libs/kernel/src';
 import { deliveryRow, eventRow, webhookRow } from './event-webhooks-rows';
@@ -292,5 +294,23 @@ describe.each(PROFILES)('event-webhooks storage (%s)', (profile) => {
     expect(repaired.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before);
     expect((await deliveries.findForWebhook(w.id, succeeded.id))!.status).toBe('succeeded');
     expect((await deliveries.findForWebhook(gone.id, ofDeleted.id))!.status).toBe('cancelled');
+  });
+
+  it("migration: the stats' index of attempts replaces the unused (webhook_id, at), and reads a part of an hour's attempts alone", async () => {
+    if (skip) return;
+    const indexes = async () => (await database.db.dataSource.createQueryRunner().getTable('delivery_attempts'))!.indices.map((i) => i.name).sort();
+    const runner = database.db.dataSource.createQueryRunner();
+    try {
+      await new AttemptsStatsIndex1733300000000().down(runner);
+      expect(await indexes()).toEqual(['ix_delivery_attempts_webhook_at']);
+      await new AttemptsStatsIndex1733300000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await indexes()).toEqual(['ix_delivery_attempts_webhook_delivery']);
+    const read = attemptsCreatedBetweenSql(database.db.dialect);
+    const plan = JSON.stringify(await database.db.query(`EXPLAIN ${profile === 'sqlite' ? 'QUERY PLAN ' : ''}${read}`, ['wh_x', 'del_a', 'del_b']));
+    expect(plan).toContain('ix_delivery_attempts_webhook_delivery');
+    expect(plan).toMatch(profile === 'sqlite' ? /COVERING INDEX/ : /Using index/);
   });
 });

@@ -127,8 +127,8 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
     expect(stats.successRate).toBeCloseTo(4 / 6, 10);
     expect(stats.latencyMs.p50).toEqual(expect.any(Number));
     expect(stats.latencyMs.p95).toBeGreaterThanOrEqual(stats.latencyMs.p50);
-    // 24 hours ago, from the start of its hour
-    expect(Date.parse(stats.since)).toBe(Math.floor((Date.parse(stats.until) - 24 * HOUR_MS) / HOUR_MS) * HOUR_MS);
+    // 24 hours ago, to the millisecond
+    expect(Date.parse(stats.until) - Date.parse(stats.since)).toBe(24 * HOUR_MS);
     expect(stats.buckets).toHaveLength(Math.floor(Date.parse(stats.until) / HOUR_MS) - Math.floor(Date.parse(stats.since) / HOUR_MS) + 1);
     expect(stats.buckets.every((b: { start: string }) => Date.parse(b.start) % HOUR_MS === 0)).toBe(true);
     const sum = (key: 'succeeded' | 'failed') => stats.buckets.reduce((n: number, b: Record<string, number>) => n + b[key], 0);
@@ -137,15 +137,16 @@ describe.each(PROFILES)('operational events and webhook stats (%s)', (profile) =
     const v2 = (await get(account, `/v2/webhooks/${webhook.id}/stats?since=${encodeURIComponent(stats.since)}`).expect(200)).body;
     expect(Object.keys(v2).sort()).toEqual(['attempts', 'buckets', 'deliveries', 'latency_ms', 'since', 'success_rate', 'until']);
     expect(v2.attempts).toEqual(stats.attempts);
-    // since later than the deliveries, in their hour: the window starts on that hour, so the
-    // deliveries and their attempts are counted alike (attempts of deliveries outside the window never are)
-    const asked = new Date();
-    const later = (await get(account, `/v3/Webhook/${webhook.id}/stats?since=${encodeURIComponent(asked.toISOString())}`).expect(200)).body;
-    const hourAsked = Math.floor(asked.getTime() / HOUR_MS) * HOUR_MS;
-    expect(later.since).toBe(new Date(hourAsked).toISOString());
-    if (Math.floor(Date.parse(stats.until) / HOUR_MS) * HOUR_MS === hourAsked) {
-      expect([later.deliveries, later.attempts]).toEqual([stats.deliveries, stats.attempts]);
-    }
+    // since is exact: a time just before the first delivery counts all four, one after the last none
+    // of them nor their attempts (though they were made in the same hour, maybe)
+    const first = (await get(account, `/v3/Webhook/${webhook.id}/deliveries?limit=100`).expect(200)).body.deliveries.at(-1);
+    const before = new Date(Date.parse(first.createdAt) - 1).toISOString();
+    const fromFirst = (await get(account, `/v3/Webhook/${webhook.id}/stats?since=${encodeURIComponent(before)}`).expect(200)).body;
+    expect([fromFirst.since, fromFirst.deliveries, fromFirst.attempts]).toEqual([before, stats.deliveries, stats.attempts]);
+    const asked = new Date().toISOString();
+    const later = (await get(account, `/v3/Webhook/${webhook.id}/stats?since=${encodeURIComponent(asked)}`).expect(200)).body;
+    expect([later.since, later.deliveries.succeeded, later.attempts, later.successRate]).toEqual([asked, 0, { total: 0, succeeded: 0, failed: 0 }, null]);
+    expect(later.buckets[0].start).toBe(new Date(Math.floor(Date.parse(asked) / HOUR_MS) * HOUR_MS).toISOString());
 
     for (const since of ['yesterday', '2020-01-01T00:00:00Z', new Date(Date.now() + HOUR_MS).toISOString()]) {
       const { body } = await get(account, `/v3/Webhook/${webhook.id}/stats?since=${encodeURIComponent(since)}`).expect(400);

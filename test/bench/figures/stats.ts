@@ -26,6 +26,8 @@ export async function webhookStats(ctx: Context): Promise<void> {
 
 async function measure(ctx: Context, account: { id: number; apiKey: string }, webhookId: string, total: number): Promise<void> {
   await ctx.receiver.reset();
+  // Just before the first delivery: the window's first hour is counted from the rows.
+  const firstCreated = new Date(Date.now() - 1).toISOString();
   const load = await runLoad(ctx.run, {
     origin: ctx.server.url,
     method: 'POST',
@@ -38,24 +40,39 @@ async function measure(ctx: Context, account: { id: number; apiKey: string }, we
   const delivered = await ctx.receiver.waitFor(load.accepted, deliveryTimeoutMs(total));
   ctx.book('stats: deliveries', load, delivered);
   const path = `/v3/Webhook/${webhookId}/stats`;
-  const stats = await ctx.server.call<{ deliveries: { succeeded: number }; attempts: { total: number } }>('GET', path, { 'api-key': account.apiKey }, undefined, 200);
+  const window = await callsOf(ctx, account.apiKey, path);
+  ctx.add({
+    figure: 10,
+    name: 'GET /v3/Webhook/{id}/stats, p99, one call at a time',
+    value: window.result.p99,
+    unit: 'ms',
+    target: { kind: 'at-most', value: 50 },
+    note: `default since (24 hours ago, an hour without deliveries); ${window.note}`,
+  });
+  const exact = await callsOf(ctx, account.apiKey, `${path}?since=${encodeURIComponent(firstCreated)}`);
+  ctx.add({
+    figure: 10,
+    name: 'GET /v3/Webhook/{id}/stats?since= the first delivery, p99, one call at a time',
+    value: exact.result.p99,
+    unit: 'ms',
+    target: { kind: 'none' },
+    note: `since ${firstCreated.slice(11, 23)}: that hour counted from the rows; ${exact.note}`,
+  });
+}
+
+async function callsOf(ctx: Context, apiKey: string, path: string) {
+  const stats = await ctx.server.call<{ deliveries: { succeeded: number }; attempts: { total: number } }>('GET', path, { 'api-key': apiKey }, undefined, 200);
   const result = await runLoad(ctx.run, {
     origin: ctx.server.url,
     method: 'GET',
     paths: [path],
-    headers: { 'api-key': account.apiKey },
+    headers: { 'api-key': apiKey },
     body: { kind: 'none' },
     connections: 1,
     loop: { kind: 'closed', requests: CALLS() },
     warmup: 20,
   });
   ctx.countErrors('stats calls', result);
-  ctx.add({
-    figure: 10,
-    name: 'GET /v3/Webhook/{id}/stats, p99, one call at a time',
-    value: result.p99,
-    unit: 'ms',
-    target: { kind: 'at-most', value: 50 },
-    note: `${stats.deliveries.succeeded} deliveries and ${stats.attempts.total} attempts in the window; p50 ${round(result.p50)} ms; ${CALLS()} calls, ${serverErrors(result)} answers 5xx or none`,
-  });
+  const note = `${stats.deliveries.succeeded} deliveries and ${stats.attempts.total} attempts in the window; p50 ${round(result.p50)} ms; ${CALLS()} calls, ${serverErrors(result)} answers 5xx or none`;
+  return { result, note };
 }

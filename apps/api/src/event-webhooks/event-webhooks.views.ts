@@ -126,7 +126,7 @@ export class HourlyAttemptsView {
 }
 
 export class WebhookStatsV3View {
-  @ApiProperty({ ...TIME, description: 'The start of the hour of the since asked for (or of 24 hours ago): deliveries created at or after it are counted, with their attempts' }) since!: string;
+  @ApiProperty({ ...TIME, description: 'The since asked for (or 24 hours ago): deliveries created at or after it are counted, with their attempts' }) since!: string;
   @ApiProperty({ ...TIME, description: 'When the stats were read' }) until!: string;
   @ApiProperty({ type: DeliveryCountsView, description: 'Deliveries created since `since`, by status' }) deliveries!: DeliveryCountsView;
   @ApiProperty({ type: AttemptCountsView, description: 'The attempts of those deliveries' }) attempts!: AttemptCountsView;

@@ -1227,7 +1227,7 @@ export interface components {
         WebhookStatsV3View: {
             /**
              * Format: date-time
-             * @description The start of the hour of the since asked for (or of 24 hours ago): deliveries created at or after it are counted, with their attempts
+             * @description The since asked for (or 24 hours ago): deliveries created at or after it are counted, with their attempts
              * @example 2025-11-22T02:00:00.000Z
              */
             since: string;
@@ -1436,7 +1436,7 @@ export interface components {
         WebhookStatsV2View: {
             /**
              * Format: date-time
-             * @description The start of the hour of the since asked for (or of 24 hours ago): deliveries created at or after it are counted, with their attempts
+             * @description The since asked for (or 24 hours ago): deliveries created at or after it are counted, with their attempts
              * @example 2025-11-22T02:00:00.000Z
              */
             since: string;

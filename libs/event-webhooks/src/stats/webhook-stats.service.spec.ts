@@ -57,8 +57,8 @@ describe(WebhookStatsService.name, () => {
   it('defaults to the last 24 hours, answers nulls without attempts, and refuses a since out of range', async () => {
     const { webhook } = await h.service.create(acme, { url: 'https://hooks.example.com/in', events: ['email.delivered'] }, 'v3');
     const stats = await h.statsService.stats(acme, webhook.id);
-    // 24 hours ago (10:20), from the start of its hour
-    expect(stats.since).toEqual(new Date('2026-11-23T10:00:00.000Z'));
+    // 24 hours ago, exactly; one bucket for every hour from its hour on
+    expect(stats.since).toEqual(new Date('2026-11-23T10:20:00.000Z'));
     expect(stats.buckets).toHaveLength(25);
     expect(stats.successRate).toBeNull();
     expect(stats.latencyMs).toEqual({ p50: null, p95: null });
@@ -68,21 +68,36 @@ describe(WebhookStatsService.name, () => {
     await expect(h.statsService.stats(acme + 1, webhook.id)).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('counts deliveries and their attempts over one window, from the hour of since, and says so', async () => {
+  it('counts the deliveries created since the exact time asked and their attempts, the hour it falls in from the rows', async () => {
     const { webhook } = await h.service.create(acme, { url: 'https://hooks.example.com/in', events: ['email.delivered'] }, 'v3');
     h.http.respond = () => ({ status: 200, durationMs: 100 });
     await publish(2); // created at 10:20
     await drainNow();
     h.clock.set(new Date('2026-11-24T10:40:00.000Z'));
+    h.http.respond = () => ({ status: 500, durationMs: 100 });
+    await publish(1);
+    await drainNow();
+    h.clock.set(new Date('2026-11-24T12:10:00.000Z'));
+    h.http.respond = () => ({ status: 200, durationMs: 100 });
+    await drainNow(); // the retry of the 10:40 delivery succeeds: it counts in its delivery's hour
     await publish(1);
     await drainNow();
 
     const stats = await h.statsService.stats(acme, webhook.id, '2026-11-24T10:30:00Z');
 
-    expect(stats.since).toEqual(new Date('2026-11-24T10:00:00.000Z'));
-    expect(stats.deliveries.succeeded).toBe(3);
-    expect(stats.attempts).toEqual({ total: 3, succeeded: 3, failed: 0 });
-    expect(stats.buckets.map((b) => [b.start.toISOString(), b.succeeded])).toEqual([['2026-11-24T10:00:00.000Z', 3]]);
+    expect(stats.since).toEqual(new Date('2026-11-24T10:30:00.000Z'));
+    expect(stats.deliveries.succeeded).toBe(2);
+    expect(stats.attempts).toEqual({ total: 3, succeeded: 2, failed: 1 });
+    expect(stats.buckets.map((b) => [b.start.toISOString(), b.succeeded, b.failed])).toEqual([
+      ['2026-11-24T10:00:00.000Z', 1, 1],
+      ['2026-11-24T11:00:00.000Z', 0, 0],
+      ['2026-11-24T12:00:00.000Z', 1, 0],
+    ]);
+    // within the hour of until as well
+    const late = await h.statsService.stats(acme, webhook.id, '2026-11-24T12:05:00Z');
+    expect([late.since, late.deliveries.succeeded, late.attempts.total, late.buckets.length]).toEqual([new Date('2026-11-24T12:05:00.000Z'), 1, 1, 1]);
+    // since is inclusive: a delivery created at that very time counts
+    expect((await h.statsService.stats(acme, webhook.id, '2026-11-24T12:10:00Z')).deliveries.succeeded).toBe(1);
   });
 
   it('drops the counters of a deleted webhook', async () => {

@@ -22,12 +22,13 @@ export function hourOf(ms: number): number {
   return Math.floor(ms / HOUR_MS) * HOUR_MS;
 }
 
-/** One finished attempt, as the counters take it. */
+/** One finished attempt, as the counters take it (or `count` alike ones). */
 export interface CountedAttempt {
   webhookId: string;
   deliveryCreatedAt: Date;
   durationMs: number;
   success: boolean;
+  count?: number;
 }
 
 /** Attempts added up per counter row (webhook, hour of the delivery's creation, latency bucket), in key order. */
@@ -38,8 +39,8 @@ export function statsRowsOf(attempts: CountedAttempt[]): AttemptStatsRow[] {
     const bucket = latencyBucket(a.durationMs);
     const key = `${a.webhookId}\u0000${String(hourStart).padStart(15, '0')}\u0000${String(bucket).padStart(3, '0')}`;
     const row = rows.get(key) ?? { webhookId: a.webhookId, hourStart, latencyBucket: bucket, succeeded: 0, failed: 0 };
-    if (a.success) row.succeeded++;
-    else row.failed++;
+    if (a.success) row.succeeded += a.count ?? 1;
+    else row.failed += a.count ?? 1;
     rows.set(key, row);
   }
   // one order for every writer: concurrent batches lock the same rows in the same order

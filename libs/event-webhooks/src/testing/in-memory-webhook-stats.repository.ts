@@ -1,8 +1,11 @@
 import { isSuccess } from '../../../kernel/src';
-import type { DeliveryStatus } from '../deliveries/delivery';
-import { statsRowsOf } from '../stats/webhook-stats';
+import type { Delivery, DeliveryStatus } from '../deliveries/delivery';
+import { CountedAttempt, statsRowsOf } from '../stats/webhook-stats';
 import { AttemptStatsRow, WebhookStatsRepository } from '../stats/webhook-stats.repository';
 import { InMemoryDeliveryRepository } from './in-memory-delivery.repository';
+
+const attemptsCounted = (d: Delivery): CountedAttempt[] =>
+  d.attempts.map((a) => ({ webhookId: d.webhookId, deliveryCreatedAt: d.createdAt, durationMs: a.durationMs, success: isSuccess(a.httpStatus) }));
 
 const keyOf = (r: Pick<AttemptStatsRow, 'webhookId' | 'hourStart' | 'latencyBucket'>) => `${r.webhookId}|${r.hourStart}|${r.latencyBucket}`;
 
@@ -14,8 +17,7 @@ export class InMemoryWebhookStatsRepository extends WebhookStatsRepository {
     super();
     // Retention takes a purged delivery's attempts out of the counters, as the SQL adapter does.
     deliveries.purgeListeners.push((purged) => {
-      const attempts = purged.flatMap((d) => d.attempts.map((a) => ({ webhookId: d.webhookId, deliveryCreatedAt: d.createdAt, durationMs: a.durationMs, success: isSuccess(a.httpStatus) })));
-      for (const row of statsRowsOf(attempts)) {
+      for (const row of statsRowsOf(purged.flatMap(attemptsCounted))) {
         const kept = this.rows.get(keyOf(row));
         if (kept) this.rows.set(keyOf(row), { ...kept, succeeded: kept.succeeded - row.succeeded, failed: kept.failed - row.failed });
       }
@@ -39,6 +41,13 @@ export class InMemoryWebhookStatsRepository extends WebhookStatsRepository {
       if (d.webhookId === webhookId && d.createdAt.getTime() >= fromHour) counts[d.status] = (counts[d.status] ?? 0) + 1;
     }
     return counts;
+  }
+
+  async countPartialHour(webhookId: string, from: number, untilHour: number) {
+    const created = [...this.deliveries.rows.values()].filter((d) => d.webhookId === webhookId && d.createdAt.getTime() >= from && d.createdAt.getTime() < untilHour);
+    const deliveries: Partial<Record<DeliveryStatus, number>> = {};
+    for (const d of created) deliveries[d.status] = (deliveries[d.status] ?? 0) + 1;
+    return { deliveries, attempts: statsRowsOf(created.flatMap(attemptsCounted)) };
   }
 
   async deleteForWebhook(webhookId: string) {

@@ -1,6 +1,7 @@
-import type { TransportErrorKind } from '../../../../kernel/src';
+import { isSuccess, type TransportErrorKind } from '../../../../kernel/src';
 import type { Attempt, DeliveryStatus } from '../../../../event-webhooks/src/deliveries/delivery';
 import type { DispatchDelivery } from '../../../../event-webhooks/src/deliveries/delivery.repository';
+import type { CountedAttempt } from '../../../../event-webhooks/src/stats/webhook-stats';
 import type { ApiFamily } from '../../../../event-webhooks/src/webhooks/webhook';
 import { dateOrNull } from './multi-row-insert';
 
@@ -80,4 +81,10 @@ export function toAttempt(row: AttemptRow): Attempt {
     responseBody: row.response_body,
     requestHeaders: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
   };
+}
+
+/** An attempt row (or `n` alike ones) as the stats counters take it, success as the dispatcher judged it. */
+export function countedAttempt(row: Pick<AttemptRow, 'duration_ms' | 'http_status'> & { n?: number | string }, webhookId: string, deliveryCreatedAt: Date): CountedAttempt {
+  const success = isSuccess(row.http_status === null ? null : Number(row.http_status));
+  return { webhookId, deliveryCreatedAt, durationMs: Number(row.duration_ms), success, count: row.n === undefined ? 1 : Number(row.n) };
 }

@@ -1,7 +1,7 @@
 import { DeliveryStatus } from '../../../../event-webhooks/src/deliveries/delivery';
 import { DeliveryStatusChange, HOUR_MS, SettledCountDelta, settledCountDeltas } from '../../../../event-webhooks/src/stats/webhook-stats';
-import { TypeormDatabase } from '../typeorm-database';
 import { readForUpdate } from '../read-for-update';
+import { TypeormDatabase } from '../typeorm-database';
 import { subtractFromCounters } from './subtract-from-counters';
 
 const HOUR_OF_CREATION = `created_at - created_at % ${HOUR_MS}`;

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { DeliveryStatus, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
 import { eventKey, EventRepository, StoredEvent } from '../../../../event-webhooks/src/intake/event.repository';
 import { statsRowsOf } from '../../../../event-webhooks/src/stats/webhook-stats';
-import { isSuccess } from '../../../../kernel/src';
-import { TypeormDatabase } from '../typeorm-database';
 import { readForUpdate, takeSqliteWriteLock } from '../read-for-update';
+import { TypeormDatabase } from '../typeorm-database';
 import { AttemptCounters } from './attempt-counters';
+import { countedAttempt } from './delivery-rows';
 import { insertRowsSkippingDuplicates, placeholders } from './multi-row-insert';
 import { SettledDeliveryCounts } from './settled-delivery-counts';
 
@@ -101,12 +101,7 @@ export class TypeormEventRepository extends EventRepository {
       statsRowsOf(
         attempts.map((a) => {
           const delivery = byId.get(a.delivery_id)!;
-          return {
-            webhookId: delivery.webhook_id,
-            deliveryCreatedAt: new Date(Number(delivery.created_at)),
-            durationMs: Number(a.duration_ms),
-            success: isSuccess(a.http_status === null ? null : Number(a.http_status)),
-          };
+          return countedAttempt(a, delivery.webhook_id, new Date(Number(delivery.created_at)));
         }),
       ),
     );

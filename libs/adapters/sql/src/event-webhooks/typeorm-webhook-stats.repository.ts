@@ -1,8 +1,10 @@
-import { DeliveryStatus, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
-import { AttemptStatsRow, WebhookStatsRepository } from '../../../../event-webhooks/src/stats/webhook-stats.repository';
+import { DELIVERY_STATUSES, DeliveryStatus, WAITING_STATUSES } from '../../../../event-webhooks/src/deliveries/delivery';
+import { statsRowsOf } from '../../../../event-webhooks/src/stats/webhook-stats';
+import { AttemptStatsRow, PartialHour, WebhookStatsRepository } from '../../../../event-webhooks/src/stats/webhook-stats.repository';
 import { idFloorAt } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
 import { AttemptCounters } from './attempt-counters';
+import { countedAttempt } from './delivery-rows';
 import { SettledDeliveryCounts } from './settled-delivery-counts';
 
 /** The counters of attempts and of settled deliveries, both per webhook and hour. */
@@ -16,7 +18,17 @@ interface CounterRow {
   failed: number | string;
 }
 
-/** Rows of `webhook_attempt_stats`; delivery counts from `webhook_delivery_counts` and, for waiting ones, the (webhook_id, status, id) index of `deliveries`. */
+/**
+ * Attempts of a webhook's deliveries in a range of ids, grouped by duration and answer, from
+ * ix_delivery_attempts_webhook_delivery alone (the planners took the primary key when the table
+ * looked small, and then the whole rows).
+ */
+export function attemptsCreatedBetweenSql(dialect: TypeormDatabase['dialect']): string {
+  const index = 'ix_delivery_attempts_webhook_delivery';
+  return `SELECT duration_ms, http_status, COUNT(*) AS n FROM delivery_attempts ${dialect === 'mysql' ? `FORCE INDEX (${index})` : `INDEXED BY ${index}`} WHERE webhook_id = ? AND delivery_id >= ? AND delivery_id < ? GROUP BY duration_ms, http_status`;
+}
+
+/** Rows of `webhook_attempt_stats`; delivery counts from `webhook_delivery_counts` and, for waiting ones and a window's first hour, the (webhook_id, status, id) index of `deliveries`. */
 export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
   private readonly deliveryCounts: SettledDeliveryCounts;
   private readonly attempts: AttemptCounters;
@@ -48,6 +60,30 @@ export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
   /** Ids sort by creation time: `id >= floor` is `created_at >= fromHour` for the waiting deliveries counted from their index. */
   async countDeliveries(webhookId: string, fromHour: number): Promise<Partial<Record<DeliveryStatus, number>>> {
     return this.deliveryCounts.count(webhookId, fromHour, idFloorAt('del', fromHour), WAITING_STATUSES);
+  }
+
+  /**
+   * Two statements over index ranges of that part of the hour: its deliveries counted per status
+   * (ix_deliveries_webhook_status), its attempts grouped by duration and answer (from their index).
+   * Ids sort by creation time, so the id range is the creation range.
+   */
+  async countPartialHour(webhookId: string, from: number, untilHour: number): Promise<PartialHour> {
+    const [floor, ceiling] = [idFloorAt('del', from), idFloorAt('del', untilHour)];
+    const [counts, attempts] = await Promise.all([
+      this.db.query<{ status: DeliveryStatus; n: number | string }>(
+        DELIVERY_STATUSES.map(() => 'SELECT ? AS status, COUNT(*) AS n FROM deliveries WHERE webhook_id = ? AND status = ? AND id >= ? AND id < ?').join(' UNION ALL '),
+        DELIVERY_STATUSES.flatMap((status) => [status, webhookId, status, floor, ceiling]),
+      ),
+      this.db.query<{ duration_ms: number | string; http_status: number | string | null; n: number | string }>(
+        attemptsCreatedBetweenSql(this.db.dialect),
+        [webhookId, floor, ceiling],
+      ),
+    ]);
+    const createdAt = new Date(from);
+    return {
+      deliveries: Object.fromEntries(counts.filter((r) => Number(r.n) > 0).map((r) => [r.status, Number(r.n)])),
+      attempts: statsRowsOf(attempts.map((a) => countedAttempt(a, webhookId, createdAt))),
+    };
   }
 
   async deleteForWebhook(webhookId: string): Promise<void> {

@@ -22,6 +22,7 @@ import { PreviousSecrets1732900000000 } from './1732900000000-previous-secrets';
 import { WebhookPausedUntil1733000000000 } from './1733000000000-webhook-paused-until';
 import { TargetHeadersSealed1733100000000 } from './1733100000000-target-headers-sealed';
 import { WebhookDeliveryCounts1733200000000 } from './1733200000000-webhook-delivery-counts';
+import { AttemptsStatsIndex1733300000000 } from './1733300000000-attempts-stats-index';
 
 /** Every migration, oldest first. A new one is added here in one line. */
 export const ALL_MIGRATIONS = [
@@ -49,4 +50,5 @@ export const ALL_MIGRATIONS = [
   WebhookPausedUntil1733000000000,
   TargetHeadersSealed1733100000000,
   WebhookDeliveryCounts1733200000000,
+  AttemptsStatsIndex1733300000000,
 ];
