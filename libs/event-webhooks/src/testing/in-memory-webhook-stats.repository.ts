@@ -7,6 +7,12 @@ import { InMemoryDeliveryRepository } from './in-memory-delivery.repository';
 const attemptsCounted = (d: Delivery): CountedAttempt[] =>
   d.attempts.map((a) => ({ webhookId: d.webhookId, deliveryCreatedAt: d.createdAt, durationMs: a.durationMs, success: isSuccess(a.httpStatus) }));
 
+function countByStatus(deliveries: Delivery[]): Partial<Record<DeliveryStatus, number>> {
+  const counts: Partial<Record<DeliveryStatus, number>> = {};
+  for (const d of deliveries) counts[d.status] = (counts[d.status] ?? 0) + 1;
+  return counts;
+}
+
 const keyOf = (r: Pick<AttemptStatsRow, 'webhookId' | 'hourStart' | 'latencyBucket'>) => `${r.webhookId}|${r.hourStart}|${r.latencyBucket}`;
 
 /** Counters in a map; delivery counts read from the fake delivery repository's rows. */
@@ -36,18 +42,17 @@ export class InMemoryWebhookStatsRepository extends WebhookStatsRepository {
   }
 
   async countDeliveries(webhookId: string, fromHour: number) {
-    const counts: Partial<Record<DeliveryStatus, number>> = {};
-    for (const d of this.deliveries.rows.values()) {
-      if (d.webhookId === webhookId && d.createdAt.getTime() >= fromHour) counts[d.status] = (counts[d.status] ?? 0) + 1;
-    }
-    return counts;
+    return countByStatus(this.created(webhookId, fromHour, Infinity));
   }
 
   async countPartialHour(webhookId: string, from: number, untilHour: number) {
-    const created = [...this.deliveries.rows.values()].filter((d) => d.webhookId === webhookId && d.createdAt.getTime() >= from && d.createdAt.getTime() < untilHour);
-    const deliveries: Partial<Record<DeliveryStatus, number>> = {};
-    for (const d of created) deliveries[d.status] = (deliveries[d.status] ?? 0) + 1;
-    return { deliveries, attempts: statsRowsOf(created.flatMap(attemptsCounted)) };
+    const created = this.created(webhookId, from, untilHour);
+    return { deliveries: countByStatus(created), attempts: statsRowsOf(created.flatMap(attemptsCounted)) };
+  }
+
+  /** The webhook's deliveries created from `from` until `until` (exclusive). */
+  private created(webhookId: string, from: number, until: number): Delivery[] {
+    return [...this.deliveries.rows.values()].filter((d) => d.webhookId === webhookId && d.createdAt.getTime() >= from && d.createdAt.getTime() < until);
   }
 
   async deleteForWebhook(webhookId: string) {

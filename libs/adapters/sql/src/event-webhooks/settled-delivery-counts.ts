@@ -78,13 +78,33 @@ export class SettledDeliveryCounts {
    * counters, the waiting ones (few, unless a backlog waits) from their index range. One statement.
    */
   async count(webhookId: string, fromHour: number, waitingFloorId: string, waiting: readonly DeliveryStatus[]): Promise<Partial<Record<DeliveryStatus, number>>> {
-    const rows = await this.db.query<{ status: DeliveryStatus; n: number | string | null }>(
-      [
-        'SELECT status, SUM(n) AS n FROM webhook_delivery_counts WHERE webhook_id = ? AND hour_start >= ? GROUP BY status',
-        ...waiting.map(() => 'SELECT ? AS status, COUNT(*) AS n FROM deliveries WHERE webhook_id = ? AND status = ? AND id >= ?'),
-      ].join(' UNION ALL '),
-      [webhookId, fromHour, ...waiting.flatMap((status) => [status, webhookId, status, waitingFloorId])],
+    const inIndex = deliveriesInIdRange(webhookId, waiting, waitingFloorId);
+    const rows = await this.db.query<StatusCount>(
+      ['SELECT status, SUM(n) AS n FROM webhook_delivery_counts WHERE webhook_id = ? AND hour_start >= ? GROUP BY status', ...inIndex.selects].join(' UNION ALL '),
+      [webhookId, fromHour, ...inIndex.params],
     );
-    return Object.fromEntries(rows.filter((r) => Number(r.n ?? 0) > 0).map((r) => [r.status, Number(r.n)]));
+    return countsByStatus(rows);
   }
+}
+
+export interface StatusCount {
+  status: DeliveryStatus;
+  n: number | string | null;
+}
+
+/**
+ * A webhook's deliveries with ids from `floorId` (to `ceilingId`, exclusive, when given), counted
+ * per status, one range of ix_deliveries_webhook_status each: SELECTs to join with UNION ALL.
+ */
+export function deliveriesInIdRange(webhookId: string, statuses: readonly DeliveryStatus[], floorId: string, ceilingId?: string): { selects: string[]; params: unknown[] } {
+  const select = `SELECT ? AS status, COUNT(*) AS n FROM deliveries WHERE webhook_id = ? AND status = ? AND id >= ?${ceilingId === undefined ? '' : ' AND id < ?'}`;
+  return {
+    selects: statuses.map(() => select),
+    params: statuses.flatMap((status) => [status, webhookId, status, floorId, ...(ceilingId === undefined ? [] : [ceilingId])]),
+  };
+}
+
+/** Counts by status, the statuses with none left out. */
+export function countsByStatus(rows: StatusCount[]): Partial<Record<DeliveryStatus, number>> {
+  return Object.fromEntries(rows.filter((r) => Number(r.n ?? 0) > 0).map((r) => [r.status, Number(r.n)]));
 }

@@ -5,7 +5,7 @@ import { idFloorAt } from '../../../../kernel/src';
 import { TypeormDatabase } from '../typeorm-database';
 import { AttemptCounters } from './attempt-counters';
 import { countedAttempt } from './delivery-rows';
-import { SettledDeliveryCounts } from './settled-delivery-counts';
+import { countsByStatus, deliveriesInIdRange, SettledDeliveryCounts, StatusCount } from './settled-delivery-counts';
 
 /** The counters of attempts and of settled deliveries, both per webhook and hour. */
 const COUNTER_TABLES = ['webhook_attempt_stats', 'webhook_delivery_counts'] as const;
@@ -69,11 +69,9 @@ export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
    */
   async countPartialHour(webhookId: string, from: number, untilHour: number): Promise<PartialHour> {
     const [floor, ceiling] = [idFloorAt('del', from), idFloorAt('del', untilHour)];
+    const inIndex = deliveriesInIdRange(webhookId, DELIVERY_STATUSES, floor, ceiling);
     const [counts, attempts] = await Promise.all([
-      this.db.query<{ status: DeliveryStatus; n: number | string }>(
-        DELIVERY_STATUSES.map(() => 'SELECT ? AS status, COUNT(*) AS n FROM deliveries WHERE webhook_id = ? AND status = ? AND id >= ? AND id < ?').join(' UNION ALL '),
-        DELIVERY_STATUSES.flatMap((status) => [status, webhookId, status, floor, ceiling]),
-      ),
+      this.db.query<StatusCount>(inIndex.selects.join(' UNION ALL '), inIndex.params),
       this.db.query<{ duration_ms: number | string; http_status: number | string | null; n: number | string }>(
         attemptsCreatedBetweenSql(this.db.dialect),
         [webhookId, floor, ceiling],
@@ -81,7 +79,7 @@ export class TypeormWebhookStatsRepository extends WebhookStatsRepository {
     ]);
     const createdAt = new Date(from);
     return {
-      deliveries: Object.fromEntries(counts.filter((r) => Number(r.n) > 0).map((r) => [r.status, Number(r.n)])),
+      deliveries: countsByStatus(counts),
       attempts: statsRowsOf(attempts.map((a) => countedAttempt(a, webhookId, createdAt))),
     };
   }
