@@ -465,6 +465,18 @@ describe.each(PROFILES)('hostile input (%s)', (profile) => {
     }
   });
 
+  it('says why an id that cannot be decoded names nothing, instead of calling the route unknown', async () => {
+    if (skip) return;
+    const headers: Array<[string, string]> = [['api-key', apiKey]];
+    for (const [path, message] of [
+      ['/v3/Send/%ff/Status', 'the path holds an invalid percent-encoding: it names nothing'],
+      ['/v3/events/%zz', 'the path holds an invalid percent-encoding: it names nothing'],
+    ]) {
+      const response = await rawRequest(port, { method: 'GET', path, headers });
+      expect({ path, status: response.status, body: JSON.parse(response.body) }).toEqual({ path, status: 404, body: { code: 'not_found', message } });
+    }
+  });
+
   it('answers CONNECT (never handed to a route by Node) in the contract shape instead of closing the connection', async () => {
     if (skip) return;
     for (const path of ['example.com:443', '127.0.0.1:3306', '/health']) {

@@ -21,6 +21,11 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_ASYNC_CONSTRAINT: 'invalid_parameter',
 };
 
+/** The route may well exist, so "no such route" would mislead: what the path holds names nothing. */
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'the path holds an invalid percent-encoding: it names nothing',
+};
+
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'invalid_parameter',
   401: 'unauthorized',
@@ -57,7 +62,7 @@ export function toContractError(error: unknown): ContractError {
   const fastifyCode = (error as { code?: string }).code;
   if (fastifyCode && FASTIFY_CODES[fastifyCode]) {
     const code = FASTIFY_CODES[fastifyCode];
-    return { code, message: MESSAGES[code] ?? 'invalid request' };
+    return { code, message: FASTIFY_MESSAGES[fastifyCode] ?? MESSAGES[code] ?? 'invalid request' };
   }
   if (error instanceof SyntaxError && (error as { statusCode?: number }).statusCode === 400) {
     return { code: 'invalid_json', message: MESSAGES.invalid_json! };
