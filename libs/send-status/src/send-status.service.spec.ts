@@ -88,15 +88,16 @@ describe(SendStatusService.name, () => {
       ]);
     });
 
-    it('dates a report whose at is before the send was created at its creation', async () => {
+    it('keeps the at of a report dated before the send was created (the contract: the times are the report\'s at)', async () => {
       const created = await newSend();
       await sut.report(created.id, { status: 'delivered', diagCode: '250', at: '2024-11-15T10:00:00Z' });
       const stored = await sut.lookup(accountId, created.id);
+      expect(stored!.status).toBe('delivered');
       expect(stored!.history.map((h) => [h.status, h.at.toISOString()])).toEqual([
+        ['delivered', '2024-11-15T10:00:00.000Z'],
         ['queued', '2024-11-22T10:00:00.000Z'],
-        ['delivered', '2024-11-22T10:00:00.000Z'],
       ]);
-      expect(events.events[1].data).toMatchObject({ deliveredAt: '2024-11-22T10:00:00.000Z' });
+      expect(events.events[1].data).toMatchObject({ deliveredAt: '2024-11-15T10:00:00.000Z' });
     });
 
     it('backfills createdAt without emitting email.processed', async () => {

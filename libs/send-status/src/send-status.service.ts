@@ -175,9 +175,9 @@ export class SendStatusService {
           state = { send, status: send.status, diagCode: send.diagCode, bounceType: send.bounceType, moved: false, final: null, processedAt: null };
           states.set(id, state);
         }
-        // A report dated before the send existed (a producer's clock behind the server's) is dated
-        // at its creation, so the history never lists a status before `queued` or `scheduled`.
-        const at = report.at && report.at < send.createdAt ? send.createdAt : (report.at ?? receivedAt);
+        // The report's own `at`, as the contract says, even one before the send's creation (a
+        // producer's clock behind the server's): the history then lists it first.
+        const at = report.at ?? receivedAt;
         const entry: HistoryEntry = { status: report.status, at, diagCode: report.diagCode, bounceType: report.bounceType };
         history.push({ ...entry, sendId: id, reportKey: reportKey(entry), receivedAt });
         if (transition(state.status, entry.status) === 'move') {
