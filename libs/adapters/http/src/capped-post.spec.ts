@@ -55,14 +55,30 @@ describe('CappedPost', () => {
     expect(c.abort).not.toHaveBeenCalled();
   });
 
-  it('stops at the limit: answers the first bytes and aborts the rest', async () => {
+  it('keeps the first bytes up to the limit and answers once the rest has been read to its end', async () => {
+    let answered = false;
+    let answeredBeforeTheEnd = false;
     const { post, c } = sent(3000, (h, c) => {
       h.onResponseStart(c, 200, {});
       for (let i = 0; i < 5; i++) h.onResponseData(c, Buffer.alloc(1024, 'z'));
-      h.onResponseError(c, new Error('aborted'));
+      void h.answer.then(() => (answered = true));
+      setImmediate(() => {
+        answeredBeforeTheEnd = answered;
+        h.onResponseEnd();
+      });
     });
     await expect(post.answer).resolves.toEqual({ status: 200, retryAfter: undefined, body: 'z'.repeat(3000) });
-    expect(c.abort).toHaveBeenCalledTimes(1);
+    expect(answeredBeforeTheEnd).toBe(false);
+    expect(c.abort).not.toHaveBeenCalled();
+  });
+
+  it('past the limit, an answer whose end never comes is no answer: the transport error', async () => {
+    const { post } = sent(3000, (h, c) => {
+      h.onResponseStart(c, 200, {});
+      for (let i = 0; i < 5; i++) h.onResponseData(c, Buffer.alloc(1024, 'z'));
+      h.onResponseError(c, Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
+    });
+    await expect(post.answer).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
   });
 
   it('fails with the transport error, the status it had kept', async () => {

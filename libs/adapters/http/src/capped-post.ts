@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 
-/** What came back: the final status, its Retry-After, and the body's first `limit` bytes as text. */
+/** What came back, read to its end: the final status, its Retry-After, and the body's first `limit` bytes as text. */
 export interface CappedAnswer {
   status: number;
   retryAfter: string | undefined;
@@ -8,11 +8,12 @@ export interface CappedAnswer {
 }
 
 /**
- * One request through undici's dispatch API, reading at most `limit` bytes of the answer. Once
- * the limit is reached the request is aborted, so undici closes the connection instead of
- * buffering or draining the rest, and a huge answer costs `limit` bytes. The dispatch API, rather
- * than `request()`, because the answer never becomes a stream: `request()` builds a Readable body,
- * its promises and an AbortSignal for every call, twice the CPU of this on a small answer.
+ * One request through undici's dispatch API, keeping at most `limit` bytes of the answer. The rest
+ * is read to its end and dropped: success needs the whole answer within the time limit (CONTRACT
+ * §3), and a connection whose answer was read to the end stays open for the next call. The
+ * dispatch API, rather than `request()`, because the answer never becomes a stream: `request()`
+ * builds a Readable body, its promises and an AbortSignal for every call, twice the CPU of this on
+ * a small answer.
  */
 export class CappedPost implements Dispatcher.DispatchHandler {
   /** The final status once its headers came (1xx excluded), else null. */
@@ -21,6 +22,8 @@ export class CappedPost implements Dispatcher.DispatchHandler {
   private retryAfter: string | undefined;
   private readonly chunks: Buffer[] = [];
   private size = 0;
+  /** Whether the answer ran past `limit`: what is kept is a prefix. */
+  private cut = false;
   private controller: Dispatcher.DispatchController | null = null;
   private abortReason: Error | null = null;
   private settled = false;
@@ -63,29 +66,29 @@ export class CappedPost implements Dispatcher.DispatchHandler {
     this.retryAfter = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled || this.cut) return;
     const room = this.limit - this.size;
-    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    this.chunks.push(part);
-    this.size += part.length;
-    if (this.size < this.limit) return;
-    this.succeed(true);
-    controller.abort(new Error('response body limit reached'));
+    if (chunk.length > room) {
+      this.cut = true;
+      chunk = chunk.subarray(0, room);
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
   }
 
   onResponseEnd(): void {
-    this.succeed(false);
+    this.succeed();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.fail(error);
   }
 
-  private succeed(cut: boolean): void {
+  private succeed(): void {
     if (this.settled) return;
     this.settled = true;
-    this.resolve({ status: this.status!, retryAfter: this.retryAfter, body: decodeUtf8Prefix(Buffer.concat(this.chunks, this.size), cut) });
+    this.resolve({ status: this.status!, retryAfter: this.retryAfter, body: decodeUtf8Prefix(Buffer.concat(this.chunks, this.size), this.cut) });
   }
 
   private fail(error: Error): void {
