@@ -55,6 +55,13 @@ describe(WebhooksService.name, () => {
       await expect(create({}, other)).resolves.toBeDefined();
     });
 
+    it('answers more than 50 events with limit_exceeded before any other rule, on create and update', async () => {
+      const fiftyOne = Array(51).fill('email.delivered');
+      await expect(create({ url: 'not a url', events: fiftyOne })).rejects.toMatchObject({ code: 'limit_exceeded' });
+      const { webhook } = await create();
+      await expect(sut.update(acme, webhook.id, { url: 'not a url', events: fiftyOne })).rejects.toMatchObject({ code: 'limit_exceeded' });
+    });
+
     it('refuses private targets unless allowed', async () => {
       await expect(create({ url: 'http://169.254.169.254/latest' })).rejects.toMatchObject({ code: 'invalid_parameter' });
       const lax = eventWebhooksHarness({ allowPrivateTargets: true });

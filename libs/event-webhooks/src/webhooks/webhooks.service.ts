@@ -58,8 +58,9 @@ export class WebhooksService {
 
   /** The secret is returned here alone; it is stored sealed. */
   async create(accountId: number, input: WebhookInput, family: ApiFamily): Promise<{ webhook: WebhookView; secret: string }> {
-    const url = checkUrl(input.url, this.settings.allowPrivateTargets);
+    // events first: more than 50 is limit_exceeded whatever else is wrong (CONTRACT §2, "checked first")
     const events = checkEvents(input.events, this.catalog);
+    const url = checkUrl(input.url, this.settings.allowPrivateTargets);
     const description = checkDescription(input.description);
     const now = this.clock.now();
     const secret = generateSecret();
@@ -100,9 +101,10 @@ export class WebhooksService {
    */
   async update(accountId: number, id: string, input: WebhookInput): Promise<WebhookView> {
     await this.find(accountId, id);
+    const events = input.events === undefined ? undefined : checkEvents(input.events, this.catalog);
     const change = {
       url: input.url === undefined ? undefined : checkUrl(input.url, this.settings.allowPrivateTargets),
-      events: input.events === undefined ? undefined : checkEvents(input.events, this.catalog),
+      events,
       description: input.description === undefined ? undefined : checkDescription(input.description),
       updatedAt: this.clock.now(),
     };
