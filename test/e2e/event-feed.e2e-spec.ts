@@ -54,6 +54,11 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
     expect((await feedIds(account, 'type=email.bounced,email.delivered&limit=3')).ids).toEqual([d4, b3, d2]);
     expect((await feedIds(account, 'since=2024-11-22T01:22:00Z')).ids).toEqual([d4, b3, d2]);
     expect((await feedIds(account, 'since=2024-11-22T02:22:00%2B01:00&type=email.delivered')).ids).toEqual([d4, d2]);
+    // an unencoded + arrives as a space, read as the + it was; a repeated type is the comma list; a date alone is its midnight UTC
+    expect((await feedIds(account, 'since=2024-11-22T02:22:00+01:00&type=email.delivered')).ids).toEqual([d4, d2]);
+    expect((await feedIds(account, 'type=email.bounced&type=email.delivered&limit=3')).ids).toEqual([d4, b3, d2]);
+    expect((await feedIds(account, 'since=2024-11-22')).ids).toEqual([d4, b3, d2, b1, d0]);
+    expect((await feedIds(account, 'since=2024-11-23')).ids).toEqual([]);
 
     const first = await feedIds(account, 'limit=2');
     expect(first.ids).toEqual([d4, b3]);
@@ -109,7 +114,7 @@ describe.each(PROFILES)('event feed and disabledReason (%s)', (profile) => {
     for (const family of ['v3', 'v2']) {
       expect((await get(account, `/${family}/events/types`).expect(200)).body.types.length).toBeGreaterThanOrEqual(30);
       for (const id of [foreign, 'evt_unknown', 'evt_x%2F..', 'nope']) await expectError(get(account, `/${family}/events/${id}`), 404, 'not_found');
-      for (const query of ['type=email.nope', 'type=email.delivered,nope', 'type=', 'since=yesterday', 'since=2025-11-22', 'limit=0', 'limit=101', 'limit=ten', 'cursor=garbage', 'constructor=1', '__proto__=1', 'toString=x']) {
+      for (const query of ['type=email.nope', 'type=email.delivered,nope', 'type=', 'since=yesterday', 'since=2025-11-22T10:00:00', 'since=2025-02-30', 'limit=0', 'limit=101', 'limit=ten', 'cursor=garbage', 'constructor=1', '__proto__=1', 'toString=x']) {
         await expectError(get(account, `/${family}/events?${query}`), 400, 'invalid_parameter');
       }
       await expectError(suite.sut.http().get(`/${family}/events`), 401, 'unauthorized');

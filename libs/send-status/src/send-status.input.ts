@@ -1,4 +1,4 @@
-import { isOnCalendar, isTooFarAhead, tooFarAheadMessage } from '../../kernel/src';
+import { isTooFarAhead, readIsoInstant, tooFarAheadMessage } from '../../kernel/src';
 import { invalidSendParameter } from './send-status.errors';
 import { BOUNCE_TYPES, BounceType, isBounceType, isReportableStatus, isSendChannel, REPORTABLE_STATUSES, ReportableStatus, SEND_CHANNELS, SendChannel } from './send-status';
 
@@ -45,7 +45,6 @@ export interface ValidSendReport {
   at: Date | null;
 }
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 /**
  * The address rule of the event catalog's `format: email` (ajv-formats, full mode), so that every
  * send accepted here can later be carried by its email.* events: ASCII local part, dotted domain.
@@ -54,12 +53,12 @@ const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@
 
 export function parseTimestamp(field: string, value: unknown): Date | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !ISO_TIMESTAMP.test(value)) {
-    throw invalidSendParameter(`${field} must be an ISO 8601 timestamp with a time zone, e.g. 2024-11-22T10:00:00Z`);
+  const instant = readIsoInstant(value);
+  if (!instant.ok && instant.reason === 'format') {
+    throw invalidSendParameter(`${field} must be an ISO 8601 timestamp with a time zone, e.g. 2024-11-22T10:00:00Z, or a date (its midnight UTC)`);
   }
-  const ms = Date.parse(value);
-  if (!isOnCalendar(value) || !Number.isFinite(ms) || ms < 0) throw invalidSendParameter(`${field} is not a valid date`);
-  return new Date(ms);
+  if (!instant.ok || instant.date.getTime() < 0) throw invalidSendParameter(`${field} is not a valid date`);
+  return instant.date;
 }
 
 /** A time the producer says something happened: a timestamp, not ahead of `nowMs` by more than clocks drift. */

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import { IsArray, IsInt, IsObject, IsOptional, IsString, Matches } from 'class-validator';
 import { DELIVERY_STATUSES, MAX_DESCRIPTION_LENGTH, MAX_EVENTS_PER_WEBHOOK } from '../../../../libs/event-webhooks/src';
 import { TARGET_URL_MAX_LENGTH } from '../../../../libs/kernel/src';
@@ -111,8 +112,9 @@ export class PublishEventBatchDto {
 }
 
 export class ListEventsQuery {
-  @ApiPropertyOptional({ description: 'One event type, or several comma-separated', example: 'email.delivered,email.bounced' })
+  @ApiPropertyOptional({ description: 'One event type, or several comma-separated (or the parameter repeated)', example: 'email.delivered,email.bounced' })
   @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.join(',') : value))
   @IsString()
   type?: string;
 
