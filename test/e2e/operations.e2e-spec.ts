@@ -159,7 +159,10 @@ describe('operations: processes (sqlite)', () => {
     const { received, readyWhileStopping } = await deliverAcrossRestart({ SHUTDOWN_GRACE_MS: '10s' }, 20_000);
     expect(received).toBe(1);
     // A balancer polling /ready stops sending during the grace; the call under way still finishes.
-    expect(readyWhileStopping).toEqual({ status: 503, body: { status: 'stopping', storage: 'up', queue: 'up' } });
+    expect(readyWhileStopping).toEqual({
+      status: 503,
+      body: { code: 'unavailable', message: 'the process is stopping: it takes no new work', status: 'stopping', storage: 'up', queue: 'up' },
+    });
   }, 60_000);
 
   it('SIGTERM with a grace period shorter than the call releases the queue item, and the event is still delivered', async () => {

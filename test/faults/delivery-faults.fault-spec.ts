@@ -80,6 +80,7 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
     let reopenedAt = 0;
     const duringOutage = new Set<string>();
     let outage: Promise<void> | null = null;
+    let readyDuringOutage: { status: number; body: unknown } | null = null;
     for (let seq = 2000; run.accepted.size < EVENTS_PER_CASE || (outage && !reopenedAt); seq++) {
       if (!outage && run.accepted.size >= 500) {
         await natsProxy.close();
@@ -89,6 +90,7 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
           reopenedAt = Date.now();
         });
       }
+      if (closedAt && !reopenedAt && Date.now() - closedAt > 2_500 && readyDuringOutage?.status !== 503) readyDuringOutage = await readiness(stack.apiUrl);
       const startedAt = Date.now();
       const { ids } = await run.publish(50, seq);
       if (closedAt && startedAt >= closedAt && !reopenedAt) for (const id of ids) duringOutage.add(id);
@@ -96,6 +98,7 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
     }
     await outage;
     const completedAt = await run.waitForAll();
+    expect(readyDuringOutage).toEqual({ status: 503, body: { code: 'unavailable', message: 'queue does not answer', status: 'unavailable', storage: 'up', queue: 'down' } });
     const recovery = firstArrivalAfter(stack, reopenedAt, (id) => duringOutage.has(id));
     const arrivalsDuringOutage = stack.receiver.arrivals.filter((a) => a.at >= closedAt && a.at < reopenedAt).length;
     run.report(
@@ -346,4 +349,9 @@ async function waitForFailedDeliveries(stack: FaultStack, webhookId: string, cou
     await sleep(1_000);
   }
   return null;
+}
+
+async function readiness(apiUrl: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${apiUrl}/ready`);
+  return { status: response.status, body: await response.json() };
 }

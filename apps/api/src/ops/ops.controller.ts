@@ -1,5 +1,5 @@
 import { Controller, Get, Header, HttpCode, Inject, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { WorkQueue } from '../../../../libs/kernel/src';
 import { MetricsAuth, NoCredential } from '../http/route-auth';
@@ -18,6 +18,10 @@ export class ReadinessView {
   status!: string;
   @ApiProperty({ enum: ['up', 'down'] }) storage!: string;
   @ApiProperty({ enum: ['up', 'down'] }) queue!: string;
+  @ApiPropertyOptional({ enum: ['unavailable'], description: 'With a 503 alone: the error body every route answers (CONTRACT §1), beside the fields above' })
+  code?: 'unavailable';
+  @ApiPropertyOptional({ description: 'With a 503 alone: what does not answer, or that the process is stopping' })
+  message?: string;
 }
 
 @ApiTags('operations')
@@ -46,7 +50,9 @@ export class OpsController {
   async ready(@Res() reply: FastifyReply) {
     const [storage, queue] = await Promise.all([probe(() => this.db.ping()), probe(() => this.queue.ping())]);
     const status = this.shutdown.stopping ? 'stopping' : storage && queue ? 'ready' : 'unavailable';
-    void reply.status(status === 'ready' ? 200 : 503).send({ status, storage: storage ? 'up' : 'down', queue: queue ? 'up' : 'down' });
+    const view: ReadinessView = { status, storage: storage ? 'up' : 'down', queue: queue ? 'up' : 'down' };
+    if (status === 'ready') return void reply.status(200).send(view);
+    void reply.status(503).send({ code: 'unavailable', message: notReady(storage, queue, status === 'stopping'), ...view });
   }
 
   @Get('metrics')
@@ -58,6 +64,12 @@ export class OpsController {
   metricsText(): Promise<string> {
     return this.metrics.registry.metrics();
   }
+}
+
+function notReady(storage: boolean, queue: boolean, stopping: boolean): string {
+  if (stopping) return 'the process is stopping: it takes no new work';
+  const down = [storage ? null : 'storage', queue ? null : 'queue'].filter(Boolean).join(' and ');
+  return `${down} ${storage || queue ? 'does' : 'do'} not answer`;
 }
 
 async function probe(check: () => Promise<void>): Promise<boolean> {

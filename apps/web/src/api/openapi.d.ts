@@ -2053,6 +2053,13 @@ export interface components {
             storage: "up" | "down";
             /** @enum {string} */
             queue: "up" | "down";
+            /**
+             * @description With a 503 alone: the error body every route answers (CONTRACT §1), beside the fields above
+             * @enum {string}
+             */
+            code?: "unavailable";
+            /** @description With a 503 alone: what does not answer, or that the process is stopping */
+            message?: string;
         };
         CreateAccountDto: {
             /** @example Acme */
@@ -4468,7 +4475,7 @@ export interface operations {
     v3_listEvents: {
         parameters: {
             query?: {
-                /** @description One event type, or several comma-separated */
+                /** @description One event type, or several comma-separated (or the parameter repeated) */
                 type?: string;
                 /** @description Events created at or after this time */
                 since?: string;
@@ -4648,7 +4655,7 @@ export interface operations {
     v2_listEvents: {
         parameters: {
             query?: {
-                /** @description One event type, or several comma-separated */
+                /** @description One event type, or several comma-separated (or the parameter repeated) */
                 type?: string;
                 /** @description Events created at or after this time */
                 since?: string;
