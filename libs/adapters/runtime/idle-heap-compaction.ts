@@ -10,12 +10,12 @@ export interface IdleHeapCompactionOptions {
   idleBelow: number;
   /**
    * Heap in use, as a multiple of what was live after the last full collection, that makes one worth
-   * it (default 1.5); so does an old generation that holds (growth − 1) × that much more than it uses.
+   * it (default 1.5); so does a heap whose generations hold (growth − 1) × that much more than they use.
    */
   growth: number;
 }
 
-/** Slack under which a sparse old generation is left as it is, however small the live heap. */
+/** Slack under which a sparse heap is left as it is, however small the live heap. */
 const MIN_SLACK_BYTES = 16 * 1048576;
 
 const DEFAULTS: IdleHeapCompactionOptions = { intervalMs: 2_000, idleBelow: 0.05, growth: 1.5 };
@@ -63,7 +63,7 @@ export class IdleHeapCompaction implements OnApplicationBootstrap, OnApplication
     const started = performance.now();
     this.collect();
     this.liveAfterLast = this.load.heapUsed();
-    this.slackAfterLast = this.load.oldGenerationSlack();
+    this.slackAfterLast = this.load.heapSlack();
     this.logger.debug({
       msg: 'idle: full heap collection',
       heapBeforeMiB: Math.round(used / 1048576),
@@ -75,22 +75,24 @@ export class IdleHeapCompaction implements OnApplicationBootstrap, OnApplication
 
   /**
    * Grown, or sparse: V8's own full collections free the garbage of a burst but leave most of the
-   * old generation's pages committed, each holding a few survivors (40 MiB live in 126 MiB). Slack
-   * that a compaction left is not counted, so a heap that cannot shrink is not collected again and again.
+   * old generation's pages committed, each holding a few survivors (40 MiB live in 126 MiB), and the
+   * young generation keeps the size a burst grew it to (on Node 24, 128 MiB committed for 3 MiB in
+   * use, a third of the process's resident memory at rest). Slack that a compaction left is not
+   * counted, so a heap that cannot shrink is not collected again and again.
    */
   private worthCollecting(used: number): boolean {
     const { growth } = this.options;
-    const newSlack = this.load.oldGenerationSlack() - this.slackAfterLast;
+    const newSlack = this.load.heapSlack() - this.slackAfterLast;
     return used > this.liveAfterLast * growth || newSlack > Math.max(MIN_SLACK_BYTES, this.liveAfterLast * (growth - 1));
   }
 }
 
-/** What the decision reads: how busy the event loop was since the last look, the heap in use, and the old generation's slack. */
+/** What the decision reads: how busy the event loop was since the last look, the heap in use, and its slack. */
 export interface ProcessLoad {
   utilizationSinceLastLook(): number;
   heapUsed(): number;
-  /** Bytes the old generation holds committed beyond what its objects use. */
-  oldGenerationSlack(): number;
+  /** Bytes the old and young generations hold committed beyond what their objects use. */
+  heapSlack(): number;
 }
 
 class NodeProcessLoad implements ProcessLoad {
@@ -106,9 +108,12 @@ class NodeProcessLoad implements ProcessLoad {
     return process.memoryUsage().heapUsed;
   }
 
-  oldGenerationSlack(): number {
-    const old = getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
-    return old ? old.space_size - old.space_used_size : 0;
+  heapSlack(): number {
+    let slack = 0;
+    for (const space of getHeapSpaceStatistics()) {
+      if (space.space_name === 'old_space' || space.space_name === 'new_space') slack += space.space_size - space.space_used_size;
+    }
+    return slack;
   }
 }
 
@@ -117,6 +122,9 @@ class NodeProcessLoad implements ProcessLoad {
  * the function). A plain full collection frees the burst's garbage but moves only the pages V8's
  * heuristics pick, so a heap of 40 MiB live kept 126 MiB of old space committed after 200,000 events;
  * compacting every page of this one collection brought the process from 258 to 172 MiB (test/bench/notes.md).
+ * A second collection of the `last-resort` flavour, V8's own when memory runs short, then shrinks
+ * the young generation back on Node 24 (128 MiB committed to 1); Node 20's V8 knows no flavour,
+ * and its young generation stays at most 32 MiB.
  */
 function fullCollection(): (() => void) | null {
   const gc = exposedGc();
@@ -125,19 +133,22 @@ function fullCollection(): (() => void) | null {
     setFlagsFromString('--compact-on-every-full-gc');
     try {
       gc();
+      gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     } finally {
       setFlagsFromString('--no-compact-on-every-full-gc');
     }
   };
 }
 
-function exposedGc(): (() => void) | null {
-  const exposed = (globalThis as { gc?: () => void }).gc;
+type Gc = (options?: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
+
+function exposedGc(): Gc | null {
+  const exposed = (globalThis as { gc?: Gc }).gc;
   if (typeof exposed === 'function') return exposed;
   try {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as unknown;
-    return typeof gc === 'function' ? (gc as () => void) : null;
+    return typeof gc === 'function' ? (gc as Gc) : null;
   } catch {
     return null;
   }
