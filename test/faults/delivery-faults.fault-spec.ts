@@ -90,7 +90,7 @@ const ready = requireService('MariaDB', TEST_MYSQL.host, TEST_MYSQL.port) && req
           reopenedAt = Date.now();
         });
       }
-      if (closedAt && !reopenedAt && Date.now() - closedAt > 2_500 && readyDuringOutage?.status !== 503) readyDuringOutage = await readiness(stack.apiUrl);
+      if (closedAt && !reopenedAt && Date.now() - closedAt > 2_500 && readyDuringOutage?.status !== 503) readyDuringOutage = await readiness(stack);
       const startedAt = Date.now();
       const { ids } = await run.publish(50, seq);
       if (closedAt && startedAt >= closedAt && !reopenedAt) for (const id of ids) duringOutage.add(id);
@@ -351,7 +351,7 @@ async function waitForFailedDeliveries(stack: FaultStack, webhookId: string, cou
   return null;
 }
 
-async function readiness(apiUrl: string): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${apiUrl}/ready`);
-  return { status: response.status, body: await response.json() };
+async function readiness(stack: FaultStack): Promise<{ status: number; body: unknown }> {
+  const { status, body } = await stack.request('GET', '/ready', undefined, {});
+  return { status, body: JSON.parse(body) };
 }
